@@ -1,0 +1,17 @@
+"""The packs bundled with decklore (ERA first), shipped as package data."""
+
+from __future__ import annotations
+
+from importlib.resources import as_file, files
+from pathlib import Path
+
+BUNDLED = ("era",)
+
+
+def bundled_pack(name: str) -> Path | None:
+    """The folder of a bundled pack, when decklore is installed as a regular package."""
+    root = files(__package__) / name
+    if name not in BUNDLED or not root.is_dir():
+        return None
+    with as_file(root) as path:
+        return Path(path)

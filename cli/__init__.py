@@ -1,0 +1,205 @@
+"""The ``decklore`` command line: thin commands over the compiler and runtime facades.
+
+Every command parses its options, calls one facade function, renders the result or the
+diagnostics, and returns an exit code: 0 ok, 1 invalid input, 2 usage, 3 a bug in
+decklore.  Heavy imports happen inside commands so ``decklore --help`` stays instant.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+if TYPE_CHECKING:
+    from decklore.compiler import CompileResult, Diagnostic
+
+__version__ = "0.1.0"
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _guard(func: F) -> F:
+    """Map errors to exit codes in one place; only a real bug shows a traceback."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+        except Exception:
+            click.echo("internal error: this is a bug in decklore, not in your pack. "
+                       "Please report it with the text below.", err=True)
+            click.echo(traceback.format_exc(), err=True)
+            sys.exit(EXIT_BUG)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _pack_path(value: str) -> Path:
+    """A pack folder, or the name of a bundled pack (``era``)."""
+    path = Path(value)
+    if path.exists() or "/" in value or "\\" in value:
+        return path
+    from decklore.cards import bundled_pack
+
+    return bundled_pack(value) or path
+
+
+def _report(diagnostics: list[Diagnostic], fmt: str) -> None:
+    from decklore.compiler.diagnostics import SourceCache, render_all, to_json
+
+    if fmt == "json":
+        click.echo(to_json(diagnostics))
+    elif diagnostics:
+        click.echo(render_all(diagnostics, SourceCache()), err=True)
+
+
+def _compile(pack: str, fmt: str, use_cache: bool, strict: bool) -> CompileResult | None:
+    from decklore.compiler import PackError, TableCache, compile_pack
+
+    try:
+        result = compile_pack(_pack_path(pack), cache=TableCache() if use_cache else None,
+                              warnings_as_errors=strict)
+    except PackError as exc:
+        _report(exc.diagnostics, fmt)
+        return None
+    if fmt != "json":
+        _report(result.warnings, fmt)
+    return result
+
+
+format_option = click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+    help="How to print diagnostics: for people, or JSON for tools.",
+)
+cache_option = click.option(
+    "--cache/--no-cache", default=True, show_default=True,
+    help="Reuse tables compiled from identical sources.",
+)
+strict_option = click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="decklore")
+def cli() -> None:
+    """Compile card-game packs into runtime tables, and play, print and test them."""
+
+
+@cli.command()
+@click.argument("pack")
+@format_option
+@cache_option
+@strict_option
+@_guard
+def validate(pack: str, fmt: str, cache: bool, strict: bool) -> None:
+    """Check PACK (a pack folder) and report every problem found."""
+    result = _compile(pack, fmt, cache, strict)
+    if result is None:
+        sys.exit(EXIT_INVALID)
+    if fmt == "json":
+        _report(result.warnings, "json")
+    else:
+        cards = result.tables["cards"]
+        click.echo(f"{result.tables['pack']['id']} {result.tables['pack']['version']}: ok "
+                   f"({len(result.tables['decks'])} decks, {len(cards)} cards, "
+                   f"{sum(c['copies'] for c in cards)} with copies)")
+
+
+@cli.command(name="compile")
+@click.argument("pack")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              required=True, help="Where to write the tables (JSON).")
+@format_option
+@cache_option
+@strict_option
+@_guard
+def compile_command(pack: str, output: Path, fmt: str, cache: bool, strict: bool) -> None:
+    """Compile PACK into runtime tables written to OUTPUT."""
+    from decklore.compiler import write_atomic
+
+    result = _compile(pack, fmt, cache, strict)
+    if result is None:
+        sys.exit(EXIT_INVALID)
+    write_atomic(output, result.data)
+    if fmt == "json":
+        _report(result.warnings, "json")
+    else:
+        click.echo(f"wrote {output} ({len(result.data):,} bytes"
+                   f"{', from cache' if result.from_cache else ''})")
+
+
+@cli.command()
+@click.argument("pack")
+@click.option("-o", "--out-dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("build"), show_default=True, help="Folder for the build output.")
+@format_option
+@cache_option
+@_guard
+def build(pack: str, out_dir: Path, fmt: str, cache: bool) -> None:
+    """Compile PACK and write everything it makes into OUT_DIR/<pack id>/."""
+    from decklore.compiler import write_atomic
+
+    result = _compile(pack, fmt, cache, False)
+    if result is None:
+        sys.exit(EXIT_INVALID)
+    target = out_dir / result.tables["pack"]["id"]
+    write_atomic(target / "tables.json", result.data)
+    if fmt == "json":
+        _report(result.warnings, "json")
+    else:
+        cards = result.tables["cards"]
+        click.echo(f"built {result.tables['pack']['name']} {result.tables['pack']['version']}: "
+                   f"{len(result.tables['decks'])} decks, {len(cards)} cards "
+                   f"({sum(c['copies'] for c in cards)} with copies)")
+        click.echo(f"  {target / 'tables.json'}")
+
+
+@cli.command()
+@click.option("-o", "--out-dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("schemas"), show_default=True, help="Folder to write the schemas to.")
+@click.option("--pack", "pack", default=None,
+              help="Close the deck schema over this pack's card kinds and fields.")
+@_guard
+def schema(out_dir: Path, pack: str | None) -> None:
+    """Write the JSON Schemas (2020-12, and draft-07 variants for editors)."""
+    import json
+
+    from decklore.compiler import write_atomic
+    from decklore.schema import SCHEMA_NAMES, editor_variant, load_schema
+
+    schemas = {name: load_schema(name) for name in SCHEMA_NAMES}
+    if pack is not None:
+        from decklore.compiler import Diagnostics
+        from decklore.compiler.decks import card_schema
+        from decklore.compiler.manifest import load_manifest
+        from decklore.compiler.pipeline import display_path
+
+        diags = Diagnostics()
+        path = _pack_path(pack)
+        manifest = load_manifest(path, display_path(path), diags)
+        if manifest is None or diags.has_errors:
+            _report(diags.sorted(), "text")
+            sys.exit(EXIT_INVALID)
+        schemas["deck"] = card_schema(manifest)
+    for name, body in schemas.items():
+        for suffix, variant in ((".schema.json", body),
+                                (".draft-07.schema.json", editor_variant(body))):
+            text = json.dumps(variant, indent=2, ensure_ascii=False) + "\n"
+            write_atomic(out_dir / f"{name}{suffix}", text.encode("utf-8"))
+            click.echo(f"wrote {out_dir / (name + suffix)}")
+
+
+def main() -> None:
+    """Entry point of the ``decklore`` script."""
+    cli(prog_name="decklore")

@@ -1,0 +1,5 @@
+"""``python -m decklore``: the same as the ``decklore`` command."""
+
+from decklore import main
+
+main()

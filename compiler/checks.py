@@ -1,0 +1,77 @@
+"""Pack-wide checks that need every card at once: ids, references, locks and deck rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .decks import DeckData, Uses
+from .diagnostics import Diagnostics, Span, suggest
+from .manifest import Manifest
+
+
+def check_ids(decks: list[DeckData], diags: Diagnostics) -> None:
+    """Every deck id and card id is defined once in the pack."""
+    deck_seen: dict[str, Span] = {}
+    card_seen: dict[str, Span] = {}
+    for deck in decks:
+        did = deck.row["id"]
+        if did in deck_seen:
+            diags.error("E121", f"duplicate deck id '{did}'", deck.id_span,
+                        "give each deck its own id",
+                        notes=[(deck_seen[did], "first defined here")])
+        else:
+            deck_seen[did] = deck.id_span
+        for card, span in zip(deck.cards, deck.card_spans, strict=True):
+            cid = card["id"]
+            if cid in card_seen:
+                diags.error("E120", f"duplicate card id '{cid}'", span,
+                            "give each card its own id; raise 'copies' for more of one card",
+                            notes=[(card_seen[cid], "first defined here")])
+            else:
+                card_seen[cid] = span
+
+
+def check_references(cards: dict[str, dict[str, Any]], uses: Uses, diags: Diagnostics) -> None:
+    """Fields of type ``card`` name cards that exist."""
+    for ref, span in uses.card_refs:
+        if ref not in cards:
+            diags.error("E138", f"no card '{ref}' in the pack", span,
+                        suggest(ref, cards) or "name a card id defined in a deck file")
+
+
+def check_locks(uses: Uses, diags: Diagnostics) -> None:
+    """Warn about locks no key opens and keys that open nothing: both are likely typos."""
+    for letter, spans in sorted(uses.locks.items()):
+        if letter not in uses.keys:
+            first = min(spans)
+            more = f" (and {len(spans) - 1} more place{'s' if len(spans) > 2 else ''})" \
+                if len(spans) > 1 else ""
+            diags.warning("W160", f"lock {letter} is never opened: no card in the pack has "
+                          f"key({letter}){more}", first,
+                          f"add key({letter}) to a card, or correct the letter")
+    for letter, spans in sorted(uses.keys.items()):
+        if letter not in uses.locks:
+            diags.warning("W161", f"key({letter}) opens nothing: no card or symbol has lock "
+                          f"{letter}", min(spans), "correct the letter, or remove the key")
+
+
+def check_deck_rules(manifest: Manifest, decks: list[DeckData], diags: Diagnostics) -> None:
+    """Each deck matching a composition rule has the number of cards the rule asks for."""
+    for rule in manifest.deck_rules:
+        for deck in decks:
+            if rule.tag is not None and rule.tag not in deck.row["tags"]:
+                continue
+            count = sum(c["copies"] for c in deck.cards
+                        if rule.kind is None or c["kind"] == rule.kind)
+            what = f"{rule.kind} cards" if rule.kind else "cards"
+            problem = ""
+            if rule.exactly is not None and count != rule.exactly:
+                problem = f"exactly {rule.exactly}"
+            elif rule.min is not None and count < rule.min:
+                problem = f"at least {rule.min}"
+            elif rule.max is not None and count > rule.max:
+                problem = f"at most {rule.max}"
+            if problem:
+                diags.error("E150", f"deck '{deck.row['id']}' has {count} {what} (copies "
+                            f"counted); rule '{rule.id}' asks for {problem}", deck.id_span,
+                            rule.description, notes=[(rule.span, "rule defined here")])

@@ -1,0 +1,372 @@
+"""Read deck files and turn each card into a table row, checked against the manifest.
+
+This is the compiler's hot path (a 10,000-card pack runs it 10,000 times), so the per-card
+work is kept flat: the symbol notation of a card is parsed and resolved once per distinct
+text, and positions are only turned into spans when something is wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from decklore.schema import load_schema
+
+from .diagnostics import Diagnostics, Span, suggest
+from .manifest import DEFAULT_INT_RANGE, FieldDef, Manifest
+from .paths import pack_file
+from .schema_check import check, make_validator
+from .symbol_notation import NotationError, SymbolList, parse_symbol_list, parse_symbol_value
+from .yaml_loader import LocatedDict, LoadedFile, load_file
+
+RECEIVERS = ("self", "opponent", "opponents", "all")
+_TEXT_TOKEN = re.compile(r"\{([^{}]*)\}")
+
+
+@dataclass
+class DeckData:
+    """A compiled deck: its header row and its card rows, with where they came from."""
+
+    row: dict[str, Any]
+    cards: list[dict[str, Any]]
+    card_spans: list[Span]
+    id_span: Span
+
+
+@dataclass
+class Uses:
+    """Where lock letters, keys and card references appear, for the cross-card checks."""
+
+    locks: dict[str, list[Span]] = field(default_factory=dict)
+    keys: dict[str, list[Span]] = field(default_factory=dict)
+    card_refs: list[tuple[str, Span]] = field(default_factory=list)
+
+
+def card_schema(manifest: Manifest) -> dict[str, Any]:
+    """The deck schema closed over this pack's card kinds and declared fields."""
+    schema = load_schema("deck")
+    card = schema["$defs"]["card"]
+    card["additionalProperties"] = False
+    card.pop("propertyNames", None)
+    if manifest.kinds:
+        card["properties"]["kind"] = {
+            "description": card["properties"]["kind"]["description"],
+            "enum": list(manifest.kinds),
+        }
+    for fdef in manifest.fields.values():
+        card["properties"][fdef.name] = _field_schema(fdef)
+        if fdef.required:
+            card["required"].append(fdef.name)
+    return schema
+
+
+def _field_schema(fdef: FieldDef) -> dict[str, Any]:
+    kind = fdef.type
+    out: dict[str, Any] = {"description": fdef.description}
+    if kind == "int":
+        low = fdef.min if fdef.min is not None else DEFAULT_INT_RANGE[0]
+        high = fdef.max if fdef.max is not None else DEFAULT_INT_RANGE[1]
+        out.update(type=["integer", "null"], minimum=low, maximum=high)
+    elif kind == "bool":
+        out["type"] = ["boolean", "null"]
+    elif kind == "enum":
+        out["enum"] = [*fdef.values, None]
+    elif kind == "lock":
+        out.update(type=["string", "null"], pattern="^[A-Z]$")
+    elif kind == "card":
+        out.update(type=["string", "null"],
+                   pattern="^([a-z][a-z0-9_-]{0,39}:)?[a-z][a-z0-9_-]{0,59}$")
+    else:  # text, symbols, symbol_value
+        out.update(type=["string", "null"], maxLength=2000 if kind == "text" else 500)
+    return out
+
+
+class DeckCompiler:
+    """Compiles the deck files of one pack; holds the per-compile notation caches."""
+
+    def __init__(self, manifest: Manifest, pack_dir: Path, display_dir: str,
+                 diags: Diagnostics) -> None:
+        self.m = manifest
+        self.pack_dir = pack_dir
+        self.display_dir = display_dir
+        self.diags = diags
+        self.validator = make_validator(card_schema(manifest))
+        self.uses = Uses()
+        self.default_kind = next(iter(manifest.kinds), None)
+        self._symbols: dict[str, list[dict[str, Any]]] = {}
+        self._values: dict[str, dict[str, Any]] = {}
+        self._texts: set[str] = set()
+        stacking = manifest.stacking
+        self.stack_cost = stacking["cost_field"] if stacking else None
+        self.field_items = list(manifest.fields.values())
+
+    def compile_file(self, rel: str, span: Span) -> tuple[DeckData | None, LoadedFile | None]:
+        path = pack_file(self.pack_dir, rel, span, self.diags)
+        if path is None:
+            return None, None
+        display = f"{self.display_dir}/{rel}"
+        loaded = load_file(path, display, self.diags)
+        data = loaded.data
+        if data is None:
+            if loaded.text.strip() == "" and loaded.text is not None and path.exists():
+                self.diags.error("E022", "deck file is empty", Span(display, 1, 1),
+                                 "a deck file has a 'deck:' header and a 'cards:' list")
+            return None, loaded
+        if not isinstance(data, LocatedDict):
+            self.diags.error("E022", "a deck file must be a mapping with 'deck' and 'cards'",
+                             Span(display, 1, 1), "see docs/pack-format.md")
+            return None, loaded
+        if not check(data, self.validator, display, self.diags):
+            return None, loaded
+        return self._deck(data, rel, display, loaded), loaded
+
+    def _deck(self, data: LocatedDict, rel: str, display: str, loaded: LoadedFile) -> DeckData:
+        header = data["deck"]
+        m = self.m
+        deck_id = m.qualify(header["id"])
+        origin_file = rel
+        cards: list[dict[str, Any]] = []
+        spans: list[Span] = []
+        items = data["cards"]
+        lines: list[str] | None = None
+        for index, raw in enumerate(items):
+            pos = items.item_pos[index]
+            row = self._card(raw, deck_id, origin_file, pos[0])
+            if row is None:
+                if lines is None:
+                    lines = loaded.text.splitlines()
+                row = self._card_slow(raw, deck_id, origin_file, pos[0], lines)
+            cards.append(row)
+            spans.append(Span(display, pos[0], pos[1]))
+        deck_row = {
+            "id": deck_id,
+            "name": header["name"],
+            "description": " ".join(header.get("description", "").split()),
+            "tags": list(header.get("tags", [])),
+            "cards": [c["id"] for c in cards],
+            "origin": {"pack": m.id, "file": rel, "line": data.key_pos["deck"][0]},
+        }
+        return DeckData(deck_row, cards, spans, header.value_span("id"))
+
+    def _card(self, raw: LocatedDict, deck: str, file: str, line: int) -> dict[str, Any] | None:
+        """Fast path: a row from a card whose notations are already known good, else None."""
+        sym_text = raw.get("symbols") or ""
+        symbols = self._symbols.get(sym_text)
+        if symbols is None:
+            return None
+        text = raw.get("text") or ""
+        if text and text not in self._texts:
+            return None
+        row = self._core(raw, deck, file, line, symbols, text)
+        values = self._values
+        for fdef in self.field_items:
+            value = raw.get(fdef.name)
+            if value is None:
+                value = fdef.default
+            elif fdef.type == "symbol_value":
+                value = values.get(value)
+                if value is None:
+                    return None
+            elif fdef.type == "card" or fdef.type == "symbols":
+                return None
+            row[fdef.name] = value
+        if symbols and symbols[-1]["per_stacked"] and (
+            self.stack_cost is None or row.get(self.stack_cost) is None
+        ):
+            return None
+        self._note_locks(raw, symbols)
+        return row
+
+    def _core(self, raw: LocatedDict, deck: str, file: str, line: int,
+              symbols: list[dict[str, Any]], text: str) -> dict[str, Any]:
+        return {
+            "id": self.m.qualify(raw["id"]),
+            "name": raw["name"],
+            "deck": deck,
+            "kind": raw.get("kind", self.default_kind),
+            "copies": raw.get("copies", 1),
+            "unique": raw.get("unique", False),
+            "symbols": symbols,
+            "text": text,
+            "flavor": raw.get("flavor") or "",
+            "tags": list(raw.get("tags", ())),
+            "origin": {"pack": self.m.id, "file": file, "line": line},
+        }
+
+    def _card_slow(self, raw: LocatedDict, deck: str, file: str, line: int,
+                   lines: list[str]) -> dict[str, Any]:
+        """Full path: parse and check every notation, reporting problems at their place."""
+        sym_text = raw.get("symbols") or ""
+        symbols = self._symbol_list(raw, sym_text, lines)
+        text = raw.get("text") or ""
+        if text:
+            self._check_text(raw, text)
+        row = self._core(raw, deck, file, line, symbols, text)
+        for fdef in self.field_items:
+            value = raw.get(fdef.name)
+            if value is None:
+                row[fdef.name] = fdef.default
+                continue
+            span = raw.value_span(fdef.name)
+            if fdef.type == "symbol_value":
+                value = self._symbol_value(value, span, lines)
+            elif fdef.type == "symbols":
+                value = self._symbol_list(raw, value, lines, key=fdef.name)
+            elif fdef.type == "card":
+                value = self.m.qualify(value)
+                self.uses.card_refs.append((value, span))
+            row[fdef.name] = value
+        if symbols and symbols[-1]["per_stacked"] and (
+            self.stack_cost is None or row.get(self.stack_cost) is None
+        ):
+            if self.stack_cost is None:
+                hint = "this pack declares no 'stacking:'; remove the dash"
+            else:
+                hint = f"give the card a '{self.stack_cost}', or remove the dash"
+            self.diags.error("E135", f"card '{raw['id']}' has a flourish dash but cannot be "
+                             "stacked", raw.value_span("symbols"), hint)
+        self._note_locks(raw, symbols)
+        return row
+
+    def _note_locks(self, raw: LocatedDict, symbols: list[dict[str, Any]]) -> None:
+        """Record lock letters and keys, for the pack-wide lock/key check."""
+        uses = self.uses
+        for fdef in self.field_items:
+            if fdef.type == "lock":
+                letter = raw.get(fdef.name)
+                if letter:
+                    uses.locks.setdefault(letter, []).append(raw.value_span(fdef.name))
+        for entry in symbols:
+            if entry["lock"]:
+                uses.locks.setdefault(entry["lock"], []).append(raw.value_span("symbols"))
+            if entry["key"]:
+                uses.keys.setdefault(entry["argument"], []).append(raw.value_span("symbols"))
+
+    def _shift(self, raw: LocatedDict, key: str, rel: Span, lines: list[str]) -> Span:
+        """Move a span relative to a notation to its place in the file."""
+        line, col, _, _ = raw.value_pos.get(key, raw.pos)
+        source = lines[line - 1] if 0 < line <= len(lines) else ""
+        quoted = 1 if col - 1 < len(source) and source[col - 1] in "'\"" else 0
+        return Span(raw.file, rel.line, rel.column, rel.end_line, rel.end_column).shifted(
+            line - 1, col - 1 + quoted
+        )
+
+    def _symbol_list(self, raw: LocatedDict, text: str, lines: list[str],
+                     key: str = "symbols") -> list[dict[str, Any]]:
+        cached = self._symbols.get(text)
+        if cached is not None:
+            return cached
+        parsed = parse_symbol_list(text)
+        diags = self.diags
+        if isinstance(parsed, NotationError):
+            span = self._shift(raw, key, Span("", parsed.line, parsed.column), lines)
+            diags.error("E130", f"in {key}: {parsed.message}", span, parsed.hint)
+            return []
+        before = len(diags.items)
+        entries = self._resolve_symbols(raw, key, parsed, lines)
+        if len(diags.items) == before:
+            self._symbols[text] = entries
+        return entries
+
+    def _resolve_symbols(self, raw: LocatedDict, key: str, parsed: SymbolList,
+                         lines: list[str]) -> list[dict[str, Any]]:
+        m = self.m
+        entries: list[dict[str, Any]] = []
+        for item in parsed.items:
+            local = m.local(item.symbol)
+            sdef = m.symbols.get(local) if local else None
+            if sdef is None:
+                diags_hint = suggest(item.symbol, m.symbols) or (
+                    "symbols are declared under 'symbols:' in pack.yaml")
+                self.diags.error("E131", f"unknown symbol '{item.symbol}'",
+                                 self._shift(raw, key, item.name_span, lines), diags_hint)
+                continue
+            argument: str | None = None
+            if sdef.argument == "none" and item.argument is not None:
+                self.diags.error("E132", f"symbol '{sdef.id}' takes no argument",
+                                 self._shift(raw, key, item.name_span, lines),
+                                 f"write '{sdef.id}' without brackets")
+            elif sdef.argument != "none" and item.argument is None:
+                example = f"{sdef.id}(A)" if sdef.argument == "lock" else f"{sdef.id}(name)"
+                what = "a lock letter" if sdef.argument == "lock" else "a symbol"
+                self.diags.error("E132", f"symbol '{sdef.id}' needs {what} in brackets",
+                                 self._shift(raw, key, item.name_span, lines),
+                                 f"write it as {example}")
+            elif sdef.argument == "lock":
+                assert item.argument is not None and item.argument_span is not None
+                if not (len(item.argument) == 1 and item.argument.isupper()):
+                    self.diags.error("E133", f"'{sdef.id}' needs a lock letter, not "
+                                     f"'{item.argument}'",
+                                     self._shift(raw, key, item.argument_span, lines),
+                                     "a lock letter is one capital letter, as in key(B)")
+                argument = item.argument
+            elif sdef.argument == "symbol":
+                assert item.argument is not None and item.argument_span is not None
+                target = m.local(item.argument)
+                if target is None or target not in m.symbols:
+                    self.diags.error("E133", f"'{sdef.id}' names unknown symbol "
+                                     f"'{item.argument}'",
+                                     self._shift(raw, key, item.argument_span, lines),
+                                     suggest(item.argument, m.symbols) or
+                                     "name a symbol declared in pack.yaml")
+                else:
+                    argument = m.qualify(target)
+            receiver = item.receiver or sdef.receiver
+            if item.receiver is not None and item.receiver not in RECEIVERS:
+                assert item.receiver_span is not None
+                self.diags.error("E134", f"unknown receiver '{item.receiver}'",
+                                 self._shift(raw, key, item.receiver_span, lines),
+                                 suggest(item.receiver, RECEIVERS) or
+                                 f"use one of: {', '.join(RECEIVERS)}")
+            entries.append({
+                "symbol": m.qualify(sdef.id),
+                "count": item.count,
+                "argument": argument,
+                "key": sdef.argument == "lock",
+                "lock": item.lock,
+                "to": receiver,
+                "per_stacked": item.per_stacked,
+            })
+        return entries
+
+    def _symbol_value(self, text: str, span: Span, lines: list[str]) -> dict[str, Any] | None:
+        cached = self._values.get(text)
+        if cached is not None:
+            return cached
+        parsed = parse_symbol_value(text)
+        line, col = span.line, span.column
+        source = lines[line - 1] if 0 < line <= len(lines) else ""
+        quoted = 1 if col - 1 < len(source) and source[col - 1] in "'\"" else 0
+        if isinstance(parsed, NotationError):
+            where = Span(span.file, parsed.line, parsed.column).shifted(line - 1, col - 1 + quoted)
+            self.diags.error("E130", parsed.message, where, parsed.hint)
+            return None
+        local = self.m.local(parsed.symbol)
+        if local is None or local not in self.m.symbols:
+            where = parsed.name_span.shifted(line - 1, col - 1 + quoted)
+            self.diags.error("E137", f"unknown symbol '{parsed.symbol}'",
+                             Span(span.file, where.line, where.column, where.end_line,
+                                  where.end_column),
+                             suggest(parsed.symbol, self.m.symbols) or
+                             "name a symbol declared in pack.yaml")
+            return None
+        value = {"symbol": self.m.qualify(local), "value": parsed.value,
+                 "per_stacked": parsed.per_stacked}
+        self._values[text] = value
+        return value
+
+    def _check_text(self, raw: LocatedDict, text: str) -> None:
+        ok = True
+        for match in _TEXT_TOKEN.finditer(text):
+            name = match.group(1).strip()
+            local = self.m.local(name)
+            if local is None or local not in self.m.symbols:
+                ok = False
+                self.diags.error("E136", f"card text names unknown symbol '{{{name}}}'",
+                                 raw.value_span("text"),
+                                 suggest(name, self.m.symbols) or
+                                 "write {symbol} with a symbol id from pack.yaml")
+        if ok:
+            self._texts.add(text)

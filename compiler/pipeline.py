@@ -1,0 +1,156 @@
+"""The compiler facade: ``compile_pack(path)`` runs every stage and returns tables or errors.
+
+Stages: load and check ``pack.yaml`` (manifest) -> load, schema-check and compile each
+deck file (decks) -> pack-wide checks (checks) -> emit canonical tables (emit).  Each
+stage collects all its diagnostics; the pipeline stops after a stage that found errors,
+so later stages never see half-built data.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import checks
+from .cache import TableCache, pack_key
+from .decks import DeckCompiler, DeckData
+from .diagnostics import Diagnostic, Diagnostics, PackError, Severity, Span, SourceCache
+from .emit import TABLES_FORMAT_VERSION, seal
+from .manifest import Manifest, load_manifest
+from .paths import pack_file
+
+COMPILER_VERSION = "0.1.0"
+
+
+@dataclass
+class CompileResult:
+    """Compiled tables (as data and as canonical bytes) and the warnings found."""
+
+    tables: dict[str, Any]
+    data: bytes
+    warnings: list[Diagnostic] = field(default_factory=list)
+    from_cache: bool = False
+    sources: SourceCache = field(default_factory=SourceCache)
+
+
+def display_path(path: Path | str) -> str:
+    """The pack folder as the user named it, with '/' separators, for messages."""
+    text = Path(path).as_posix()
+    return text.rstrip("/") or "."
+
+
+def compile_pack(
+    path: Path | str,
+    *,
+    cache: TableCache | None = None,
+    warnings_as_errors: bool = False,
+) -> CompileResult:
+    """Compile the pack folder at ``path``; raise ``PackError`` with every error found."""
+    pack_dir = Path(path)
+    shown = display_path(path)
+    if not (pack_dir / "pack.yaml").is_file():
+        where = Span(f"{shown}/pack.yaml", 1, 1)
+        hint = ("run 'decklore new pack NAME' to start one" if pack_dir.is_dir()
+                else f"no folder '{shown}'; check the path")
+        raise PackError([Diagnostic(Severity.ERROR, "E020", "no pack.yaml in this folder",
+                                    where, hint)])
+    key = pack_key(pack_dir) if cache is not None else ""
+    if cache is not None:
+        hit = cache.get(key)
+        if hit is not None:
+            data, warning_rows = hit
+            warnings = [_diagnostic_from_json(w) for w in warning_rows]
+            if warnings_as_errors and warnings:
+                raise PackError(warnings)
+            return CompileResult(json.loads(data), data, warnings, from_cache=True)
+
+    diags = Diagnostics()
+    manifest = load_manifest(pack_dir, shown, diags)
+    diags.raise_if_errors()
+    assert manifest is not None
+    compiler = DeckCompiler(manifest, pack_dir, shown, diags)
+    decks: list[DeckData] = []
+    for rel, span in manifest.deck_files:
+        deck, _ = compiler.compile_file(rel, span)
+        if deck is not None:
+            decks.append(deck)
+    for rel, span in manifest.rules_files:
+        pack_file(pack_dir, rel, span, diags)
+    diags.raise_if_errors()
+
+    checks.check_ids(decks, diags)
+    cards = {c["id"]: c for d in decks for c in d.cards}
+    checks.check_references(cards, compiler.uses, diags)
+    checks.check_locks(compiler.uses, diags)
+    checks.check_deck_rules(manifest, decks, diags)
+    if warnings_as_errors:
+        for d in diags.warnings:
+            diags.items.append(Diagnostic(Severity.ERROR, d.code, d.message, d.span, d.hint,
+                                          d.notes))
+    diags.raise_if_errors()
+
+    tables = build_tables(manifest, decks)
+    data = seal(tables)
+    warnings = diags.sorted()
+    if cache is not None:
+        cache.put(key, data, [w.to_json() for w in warnings])
+    return CompileResult(tables, data, warnings)
+
+
+def build_tables(manifest: Manifest, decks: list[DeckData]) -> dict[str, Any]:
+    """The runtime tables: plain data, every row carrying the place it came from."""
+    m = manifest
+
+    prefix = m.file.removesuffix("pack.yaml")
+
+    def origin(span: Span) -> dict[str, Any]:
+        return {"pack": m.id, "file": span.file.removeprefix(prefix), "line": span.line}
+
+    return {
+        "format_version": TABLES_FORMAT_VERSION,
+        "compiler": f"decklore {COMPILER_VERSION}",
+        "pack": {
+            "id": m.id,
+            "name": m.name,
+            "version": m.version,
+            "description": " ".join(m.description.split()),
+            "players": {"min": m.players[0], "max": m.players[1]},
+            **{k: v for k, v in m.meta.items()},
+        },
+        "packs": [{"id": m.id, "version": m.version}],
+        "symbols": [
+            {
+                "id": m.qualify(s.id), "name": s.name, "kind": s.kind, "meaning": s.meaning,
+                "argument": s.argument, "receiver": s.receiver, "color": s.color,
+                "icon_svg": s.icon, "origin": origin(s.span),
+            }
+            for s in m.symbols.values()
+        ],
+        "card_kinds": [
+            {k: v for k, v in kind.items() if k != "_span"} | {"origin": origin(kind["_span"])}
+            for kind in m.kinds.values()
+        ],
+        "card_fields": [
+            {
+                "name": f.name, "type": f.type, "label": f.label, "description": f.description,
+                "min": f.min, "max": f.max, "values": list(f.values), "default": f.default,
+                "required": f.required,
+            }
+            for f in m.fields.values()
+        ],
+        "stacking": m.stacking,
+        "deck_rules": [
+            {"id": r.id, "description": r.description, "decks_tagged": r.tag, "kind": r.kind,
+             "exactly": r.exactly, "min": r.min, "max": r.max}
+            for r in m.deck_rules
+        ],
+        "decks": [d.row for d in decks],
+        "cards": [c for d in decks for c in d.cards],
+    }
+
+
+def _diagnostic_from_json(row: dict[str, Any]) -> Diagnostic:
+    span = Span(row["file"], row["line"], row["column"], row["end_line"], row["end_column"])
+    return Diagnostic(Severity(row["severity"]), row["code"], row["message"], span, row["hint"])

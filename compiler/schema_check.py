@@ -1,0 +1,167 @@
+"""Check loaded YAML against a JSON Schema and report each violation at its YAML position.
+
+jsonschema finds the violations; this module turns each into a diagnostic in plain words,
+placed on the offending key or value, with a ``did you mean`` for unknown keys.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import jsonschema
+from jsonschema.exceptions import ValidationError
+
+from .diagnostics import Diagnostics, Span, suggest
+from .yaml_loader import LocatedDict, span_at
+
+_PATTERN_WORDS = {
+    "^[a-z][a-z0-9_-]{0,59}$": "lowercase letters, digits, '_' and '-', starting with a letter",
+    "^[a-z][a-z0-9_-]{0,39}$": "lowercase letters, digits, '_' and '-', starting with a letter",
+    "^[a-z][a-z0-9_]{0,39}$": "lowercase letters, digits and '_', starting with a letter",
+    "^[A-Z]$": "one capital letter",
+    "^#[0-9a-fA-F]{6}$": "a colour written #rrggbb",
+}
+
+_TYPE_WORDS = {
+    "integer": "a whole number", "number": "a number", "string": "text",
+    "boolean": "true or false", "object": "a mapping (key: value lines)",
+    "array": "a list ('- item' lines)", "null": "empty",
+}  # fmt: skip
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "empty"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__  # pragma: no cover - YAML gives no other types
+
+
+def _name(path: Iterable[str | int]) -> str:
+    """``cards[3].cost`` style name of a value, for messages."""
+    out = ""
+    for step in path:
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else step)
+    return out or "the file"
+
+
+def make_validator(schema: dict[str, Any]) -> jsonschema.protocols.Validator:
+    """A validator for a 2020-12 schema; the schema itself is checked first."""
+    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    cls.check_schema(schema)
+    validator: jsonschema.protocols.Validator = cls(schema)
+    return validator
+
+
+def check(
+    data: Any, validator: jsonschema.protocols.Validator, file: str, diags: Diagnostics
+) -> bool:
+    """Report every schema violation in ``data``; True when there were none."""
+    ok = True
+    for error in validator.iter_errors(data):
+        ok = False
+        _report(error, data, file, diags)
+    return ok
+
+
+def _report(error: ValidationError, root: Any, file: str, diags: Diagnostics) -> None:
+    path = list(error.absolute_path)
+    here = span_at(root, path) or Span(file, 1, 1)
+    what = _name(path)
+    kind = error.validator
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    value = error.instance
+    if kind == "additionalProperties" and isinstance(value, dict):
+        allowed = set(schema.get("properties", {}))
+        patterns = list(schema.get("patternProperties", {}))
+        for key in value:
+            if key in allowed or any(re.search(p, key) for p in patterns):
+                continue
+            span = value.key_span(key) if isinstance(value, LocatedDict) else here
+            hint = suggest(key, allowed) or (
+                "allowed keys: " + ", ".join(sorted(allowed)) if allowed else "remove it"
+            )
+            where = f" in {what}" if path else ""
+            diags.error("E100", f"unknown key '{key}'{where}", span, hint)
+        return
+    if kind == "propertyNames" and isinstance(value, dict):
+        for key in value:
+            if isinstance(error.validator_value, dict):
+                pattern = error.validator_value.get("pattern", "")
+                if pattern and not re.search(pattern, key):
+                    span = value.key_span(key) if isinstance(value, LocatedDict) else here
+                    words = _PATTERN_WORDS.get(pattern, f"the pattern {pattern}")
+                    diags.error("E101", f"key '{key}' in {what} is not a valid name", span,
+                                f"use {words}")
+        return
+    if kind == "required":
+        missing = [k for k in error.validator_value if isinstance(value, dict) and k not in value]
+        for key in missing:
+            where = f" in {what}" if path else ""
+            diags.error("E102", f"missing required key '{key}'{where}",
+                        Span(here.file, here.line, here.column),
+                        f"add '{key}:' to {what if path else 'the file'}")
+        return
+    if kind == "type":
+        expected = error.validator_value
+        names = [expected] if isinstance(expected, str) else list(expected)
+        words = " or ".join(_TYPE_WORDS.get(n, n) for n in names)
+        diags.error("E101", f"{what} must be {words}, not {_describe(value)}", here,
+                    _type_hint(names, value))
+        return
+    if kind in ("enum", "const"):
+        options = error.validator_value if kind == "enum" else [error.validator_value]
+        shown = ", ".join(repr(o) if isinstance(o, str) else str(o) for o in options)
+        hint = suggest(str(value), [str(o) for o in options]) or f"use one of: {shown}"
+        diags.error("E103", f"{what} has the value {_short(value)}, which is not allowed", here,
+                    hint)
+        return
+    if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        bound = error.validator_value
+        relation = {"minimum": "at least", "maximum": "at most",
+                    "exclusiveMinimum": "more than", "exclusiveMaximum": "less than"}[kind]
+        diags.error("E104", f"{what} must be {relation} {bound} (it is {value})", here,
+                    f"use a value {relation} {bound}")
+        return
+    if kind == "pattern":
+        words = _PATTERN_WORDS.get(error.validator_value, f"the pattern {error.validator_value}")
+        diags.error("E105", f"{what} {_short(value)} is not in the expected form", here,
+                    f"use {words}")
+        return
+    if kind in ("minLength", "maxLength", "minItems", "maxItems", "maxProperties"):
+        limit = error.validator_value
+        relation = "at least" if kind.startswith("min") else "at most"
+        unit = "characters" if kind.endswith("Length") else "items"
+        diags.error("E106", f"{what} must have {relation} {limit} {unit}", here,
+                    "shorten it" if relation == "at most" else "fill it in")
+        return
+    diags.error("E101", f"{what}: {error.message}", here, "see docs/pack-format.md")
+
+
+def _short(value: Any) -> str:
+    text = repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _type_hint(names: list[str], value: Any) -> str:
+    if "integer" in names and isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return "remove the quotes around the number"
+    if "string" in names and isinstance(value, bool):
+        return "quote the value: unquoted yes/no/true/false are true or false"
+    if "string" in names and isinstance(value, int | float):
+        return "quote the value to make it text"
+    if "array" in names:
+        return "write it as a list: one '- item' line per item, or [a, b]"
+    if "object" in names:
+        return "write it as 'key: value' lines indented under it"
+    return "see docs/pack-format.md"

@@ -1,0 +1,254 @@
+"""Parse symbol notation (``"progress, 2 military[A] - harvest"``) into located items.
+
+The grammar lives in ``grammar/symbols.lark``.  Parsing is memoised on the text, because
+a pack repeats the same few notations on many cards; results carry positions relative to
+the notation text, and the caller shifts them to the file.  Lark's exceptions stop here:
+callers only ever see ``SymbolItem``/``SymbolValue`` nodes or ``NotationError`` values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from decklore.grammar import grammar_text
+
+from .diagnostics import Span
+
+MAX_COUNT = 99
+"""No card shows more than this many of one symbol; larger counts are typos or attacks."""
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolItem:
+    """One symbol shown on a card, with its count, argument, lock and receiver."""
+
+    symbol: str
+    count: int = 1
+    argument: str | None = None
+    lock: str | None = None
+    receiver: str | None = None
+    per_stacked: bool = False
+    span: Span = field(default=Span("", 1, 1), compare=False)
+    name_span: Span = field(default=Span("", 1, 1), compare=False)
+    argument_span: Span | None = field(default=None, compare=False)
+    receiver_span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolList:
+    """All symbols of a card, and whether the notation had a flourish dash."""
+
+    items: tuple[SymbolItem, ...]
+    has_dash: bool = False
+    dash_span: Span | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolValue:
+    """A symbol with a value and a bonus per stacked card, such as a defense ``ruin 2 +3``."""
+
+    symbol: str
+    value: int | None
+    per_stacked: int
+    span: Span = field(default=Span("", 1, 1), compare=False)
+    name_span: Span = field(default=Span("", 1, 1), compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class NotationError:
+    """A syntax error in a notation, positioned relative to the notation text."""
+
+    message: str
+    hint: str
+    line: int
+    column: int
+
+
+@cache
+def _parser() -> Lark:
+    return Lark(
+        grammar_text("symbols"),
+        parser="lalr",
+        start=["symbol_list", "symbol_value"],
+        propagate_positions=True,
+        strict=True,
+        maybe_placeholders=False,
+    )
+
+
+# Typical mistakes, matched against the parser state of a real error (Lark's match_examples).
+_LIST_MISTAKES: dict[tuple[str, str], list[str]] = {
+    ("a lock is one capital letter in brackets",
+     "write the lock as military[A]"): ["military[a]", "military[AB]", "military[]"],
+    ("a count goes before the symbol name",
+     "write '2 money', not 'money 2'"): ["money 2", "progress, money 2"],
+    ("a count must be followed by a symbol name",
+     "write the symbol after the count, as in '2 money'"): ["2", "progress, 2", "2,"],
+    ("an argument in brackets is not closed",
+     "close the bracket, as in key(B)"): ["key(B", "block(harvest"],
+    ("a card has at most one flourish dash",
+     "keep one ' - ': left of it what the card gives once, right of it what each flourish adds"):
+        ["harvest - progress - money", "- -"],
+    ("an effect arrow needs a receiver",
+     "write '-> opponent' or '-> self' after the symbol"): ["key(B) ->", "ruin ->,"],
+    ("an effect arrow must follow a symbol",
+     "write the arrow after the symbol it belongs to, as in 'ruin -> opponent'"):
+        ["-> opponent", "progress, -> opponent"],
+}  # fmt: skip
+
+_VALUE_MISTAKES: dict[tuple[str, str], list[str]] = {
+    ("a value starts with its symbol", "write the symbol first, as in 'ruin 2 +3'"):
+        ["2 ruin", "2"],
+    ("a bonus needs a number after '+'", "write the bonus as '+3'"): ["ruin 2 +", "ruin +"],
+}  # fmt: skip
+
+_WORDS = {
+    "NAME": "a symbol name", "COUNT": "a number", "LETTER": "a capital letter",
+    "DASH": "a flourish dash '-'", "ARROW": "an arrow '->'", "PLUS": "'+'",
+    "COMMA": "','", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
+    "$END": "the end of the text",
+}  # fmt: skip
+
+
+def _expected_words(expected: set[str] | frozenset[str]) -> str:
+    words = sorted({_WORDS.get(name, name.lower()) for name in expected})
+    if not words:
+        return "nothing more"
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _translate(exc: UnexpectedInput, text: str, start: str) -> NotationError:
+    mistakes = _LIST_MISTAKES if start == "symbol_list" else _VALUE_MISTAKES
+    line, column = max(exc.line, 1), max(exc.column, 1)
+    if isinstance(exc, UnexpectedEOF):
+        line, column = _end_position(text)
+    try:
+        label = exc.match_examples(
+            lambda s: _parser().parse(s, start=start), mistakes, use_accepts=True
+        )
+    except Exception:  # match_examples re-parses; any surprise there must not hide the error
+        label = None
+    if label is not None:
+        message, hint = label
+        return NotationError(message, hint, line, column)
+    if isinstance(exc, UnexpectedCharacters):
+        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+        return NotationError(
+            f"unexpected character {char!r}",
+            "symbol names are lowercase (progress, 2 money); locks are one capital letter "
+            "in brackets (military[A])",
+            line,
+            column,
+        )
+    if isinstance(exc, UnexpectedToken):
+        found = "the end of the text" if exc.token.type == "$END" else repr(str(exc.token))
+        return NotationError(
+            f"unexpected {found}: expected {_expected_words(exc.accepts or exc.expected)}",
+            "see 'Symbol notation' in docs/pack-format.md",
+            line,
+            column,
+        )
+    return NotationError("incomplete symbol notation", "finish the notation", line, column)
+
+
+def _end_position(text: str) -> tuple[int, int]:
+    lines = text.split("\n")
+    return len(lines), len(lines[-1]) + 1
+
+
+def _span(meta: object, file: str = "") -> Span:
+    return Span(
+        file,
+        getattr(meta, "line", 1),
+        getattr(meta, "column", 1),
+        getattr(meta, "end_line", 1),
+        getattr(meta, "end_column", 1),
+    )
+
+
+def _token_span(token: Token) -> Span:
+    return Span("", token.line or 1, token.column or 1, token.end_line or 1, token.end_column or 1)
+
+
+def _item(tree: Tree[Token], per_stacked: bool) -> SymbolItem | NotationError:
+    count = 1
+    symbol = ""
+    name_span = _span(tree.meta)
+    argument: str | None = None
+    argument_span: Span | None = None
+    lock: str | None = None
+    receiver: str | None = None
+    receiver_span: Span | None = None
+    for child in tree.children:
+        if isinstance(child, Token):
+            if child.type == "COUNT":
+                count = int(child) if len(child) <= 4 else MAX_COUNT + 1
+                if not 1 <= count <= MAX_COUNT:
+                    return NotationError(
+                        f"count {child} is out of range", f"use a count from 1 to {MAX_COUNT}",
+                        child.line or 1, child.column or 1,
+                    )
+            elif child.type == "NAME":
+                symbol = str(child)
+                name_span = _token_span(child)
+        elif child.data == "argument":
+            token = child.children[0]
+            assert isinstance(token, Token)
+            argument, argument_span = str(token), _token_span(token)
+        elif child.data == "lock":
+            token = child.children[0]
+            assert isinstance(token, Token)
+            lock = str(token)
+        elif child.data == "arrow":
+            token = child.children[1]
+            assert isinstance(token, Token)
+            receiver, receiver_span = str(token), _token_span(token)
+    return SymbolItem(symbol, count, argument, lock, receiver, per_stacked,
+                      _span(tree.meta), name_span, argument_span, receiver_span)
+
+
+@lru_cache(maxsize=4096)
+def parse_symbol_list(text: str) -> SymbolList | NotationError:
+    """Parse a card's symbols; positions are relative to ``text`` (file name empty)."""
+    try:
+        tree = _parser().parse(text, start="symbol_list")
+    except UnexpectedInput as exc:
+        return _translate(exc, text, "symbol_list")
+    items: list[SymbolItem] = []
+    per_stacked = False
+    dash_span: Span | None = None
+    for child in tree.children:
+        if isinstance(child, Token):  # the dash
+            per_stacked = True
+            dash_span = _token_span(child)
+            continue
+        for item_tree in child.children:
+            assert isinstance(item_tree, Tree)
+            item = _item(item_tree, per_stacked)
+            if isinstance(item, NotationError):
+                return item
+            items.append(item)
+    return SymbolList(tuple(items), per_stacked, dash_span)
+
+
+@lru_cache(maxsize=1024)
+def parse_symbol_value(text: str) -> SymbolValue | NotationError:
+    """Parse a value such as ``ruin 2 +3``; positions are relative to ``text``."""
+    try:
+        tree = _parser().parse(text, start="symbol_value")
+    except UnexpectedInput as exc:
+        return _translate(exc, text, "symbol_value")
+    tokens = [t for t in tree.children if isinstance(t, Token)]
+    name = tokens[0]
+    numbers = [t for t in tokens if t.type == "COUNT"]
+    for number in numbers:
+        if len(number) > 4:
+            return NotationError(f"value {number} is out of range", "use a value up to 9999",
+                                 number.line or 1, number.column or 1)
+    value = int(numbers[0]) if numbers and tokens[1].type == "COUNT" else None
+    bonus = int(numbers[-1]) if any(t.type == "PLUS" for t in tokens) else 0
+    return SymbolValue(str(name), value, bonus, _span(tree.meta), _token_span(name))
