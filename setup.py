@@ -16,7 +16,8 @@ ROOTS = {
     "schema": "decklore.schema",
     "cards": "decklore.cards",
 }
-DATA = ["*.lark", "*.json", "*.yaml", "*.svg", "*.md", "*.rules", "*.html", "*.css", "*.j2", "py.typed"]
+DATA = ["*.lark", "*.json", "*.yaml", "*.svg", "*.md", "*.rules", "*.html", "*.css", "*.j2",
+        "py.typed"]
 
 packages: list[str] = []
 for folder, name in ROOTS.items():

@@ -110,10 +110,9 @@ def validate(pack: str, fmt: str, cache: bool, strict: bool) -> None:
     if fmt == "json":
         _report(result.warnings, "json")
     else:
-        cards = result.tables["cards"]
-        click.echo(f"{result.tables['pack']['id']} {result.tables['pack']['version']}: ok "
-                   f"({len(result.tables['decks'])} decks, {len(cards)} cards, "
-                   f"{sum(c['copies'] for c in cards)} with copies)")
+        s = result.summary
+        click.echo(f"{s['id']} {s['version']}: ok ({s['decks']} decks, {s['cards']} cards, "
+                   f"{s['copies']} with copies)")
 
 
 @cli.command(name="compile")
@@ -153,15 +152,14 @@ def build(pack: str, out_dir: Path, fmt: str, cache: bool) -> None:
     result = _compile(pack, fmt, cache, False)
     if result is None:
         sys.exit(EXIT_INVALID)
-    target = out_dir / result.tables["pack"]["id"]
+    s = result.summary
+    target = out_dir / s["id"]
     write_atomic(target / "tables.json", result.data)
     if fmt == "json":
         _report(result.warnings, "json")
     else:
-        cards = result.tables["cards"]
-        click.echo(f"built {result.tables['pack']['name']} {result.tables['pack']['version']}: "
-                   f"{len(result.tables['decks'])} decks, {len(cards)} cards "
-                   f"({sum(c['copies'] for c in cards)} with copies)")
+        click.echo(f"built {s['name']} {s['version']}: {s['decks']} decks, {s['cards']} cards "
+                   f"({s['copies']} with copies)")
         click.echo(f"  {target / 'tables.json'}")
 
 

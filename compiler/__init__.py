@@ -8,10 +8,17 @@ The pipeline, one module per stage: ``yaml_loader`` (strict, located YAML) ->
 
 from __future__ import annotations
 
-from .cache import TableCache, default_cache_dir
-from .diagnostics import Diagnostic, Diagnostics, PackError, Severity, SourceCache, Span
-from .emit import canonical_bytes, write_atomic
-from .pipeline import COMPILER_VERSION, CompileResult, compile_pack
+from decklore.compiler.cache import TableCache, default_cache_dir
+from decklore.compiler.diagnostics import (
+    Diagnostic,
+    Diagnostics,
+    PackError,
+    Severity,
+    SourceCache,
+    Span,
+)
+from decklore.compiler.emit import canonical_bytes, write_atomic
+from decklore.compiler.pipeline import COMPILER_VERSION, CompileResult, compile_pack
 
 __all__ = [
     "COMPILER_VERSION",

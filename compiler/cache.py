@@ -13,8 +13,9 @@ import os
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
-from .emit import write_atomic
+from decklore.compiler.emit import write_atomic
 
 KEEP_ENTRIES = 64
 
@@ -60,23 +61,24 @@ class TableCache:
     def __init__(self, directory: Path | None = None) -> None:
         self.directory = directory or default_cache_dir()
 
-    def get(self, key: str) -> tuple[bytes, list[dict[str, object]]] | None:
+    def get(self, key: str) -> tuple[bytes, dict[str, Any]] | None:
+        """The tables and their metadata (warnings, summary) stored under ``key``."""
         tables = self.directory / f"{key}.tables.json"
-        notes = self.directory / f"{key}.diagnostics.json"
+        notes = self.directory / f"{key}.meta.json"
         try:
+            meta = json.loads(notes.read_text(encoding="utf-8"))
             data = tables.read_bytes()
-            warnings = json.loads(notes.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        if not isinstance(warnings, list):
+        if not isinstance(meta, dict) or not {"warnings", "summary"} <= meta.keys():
             return None
-        return data, warnings
+        return data, meta
 
-    def put(self, key: str, data: bytes, warnings: list[dict[str, object]]) -> None:
+    def put(self, key: str, data: bytes, meta: dict[str, Any]) -> None:
         try:
-            write_atomic(self.directory / f"{key}.diagnostics.json",
-                         json.dumps(warnings).encode("utf-8"))
+            # The metadata goes last: an entry counts only once both files are whole.
             write_atomic(self.directory / f"{key}.tables.json", data)
+            write_atomic(self.directory / f"{key}.meta.json", json.dumps(meta).encode("utf-8"))
             self._prune()
         except OSError:
             pass  # a cache that cannot be written is only a slower compile
@@ -85,4 +87,4 @@ class TableCache:
         entries = sorted(self.directory.glob("*.tables.json"), key=lambda p: p.stat().st_mtime)
         for old in entries[:-KEEP_ENTRIES]:
             old.unlink(missing_ok=True)
-            old.with_name(old.name.replace(".tables.", ".diagnostics.")).unlink(missing_ok=True)
+            old.with_name(old.name.replace(".tables.", ".meta.")).unlink(missing_ok=True)

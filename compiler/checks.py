@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .decks import DeckData, Uses
-from .diagnostics import Diagnostics, Span, suggest
-from .manifest import Manifest
+from decklore.compiler.decks import DeckData, Uses
+from decklore.compiler.diagnostics import Diagnostics, Span, suggest
+from decklore.compiler.manifest import Manifest
 
 
 def check_ids(decks: list[DeckData], diags: Diagnostics) -> None:

@@ -12,14 +12,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from decklore.compiler.diagnostics import Diagnostics, Span, suggest
+from decklore.compiler.manifest import DEFAULT_INT_RANGE, FieldDef, Manifest
+from decklore.compiler.paths import pack_file
+from decklore.compiler.schema_check import checker_for
+from decklore.compiler.symbol_notation import (
+    NotationError,
+    SymbolList,
+    parse_symbol_list,
+    parse_symbol_value,
+)
+from decklore.compiler.yaml_loader import LoadedFile, LocatedDict, load_file
 from decklore.schema import load_schema
-
-from .diagnostics import Diagnostics, Span, suggest
-from .manifest import DEFAULT_INT_RANGE, FieldDef, Manifest
-from .paths import pack_file
-from .schema_check import check, make_validator
-from .symbol_notation import NotationError, SymbolList, parse_symbol_list, parse_symbol_value
-from .yaml_loader import LocatedDict, LoadedFile, load_file
 
 RECEIVERS = ("self", "opponent", "opponents", "all")
 _TEXT_TOKEN = re.compile(r"\{([^{}]*)\}")
@@ -92,7 +96,7 @@ class DeckCompiler:
         self.pack_dir = pack_dir
         self.display_dir = display_dir
         self.diags = diags
-        self.validator = make_validator(card_schema(manifest))
+        self.schema = checker_for(card_schema(manifest))
         self.uses = Uses()
         self.default_kind = next(iter(manifest.kinds), None)
         self._symbols: dict[str, list[dict[str, Any]]] = {}
@@ -118,7 +122,7 @@ class DeckCompiler:
             self.diags.error("E022", "a deck file must be a mapping with 'deck' and 'cards'",
                              Span(display, 1, 1), "see docs/pack-format.md")
             return None, loaded
-        if not check(data, self.validator, display, self.diags):
+        if not self.schema.check(data, display, self.diags):
             return None, loaded
         return self._deck(data, rel, display, loaded), loaded
 
@@ -157,7 +161,7 @@ class DeckCompiler:
         if symbols is None:
             return None
         text = raw.get("text") or ""
-        if text and text not in self._texts:
+        if text and text not in self._texts and not self._text_ok(text):
             return None
         row = self._core(raw, deck, file, line, symbols, text)
         values = self._values
@@ -356,6 +360,16 @@ class DeckCompiler:
                  "per_stacked": parsed.per_stacked}
         self._values[text] = value
         return value
+
+    def _text_ok(self, text: str) -> bool:
+        """Whether every ``{symbol}`` token in a card text names a symbol (no reporting)."""
+        local = self.m.local
+        symbols = self.m.symbols
+        for match in _TEXT_TOKEN.finditer(text):
+            name = local(match.group(1).strip())
+            if name is None or name not in symbols:
+                return False
+        return True
 
     def _check_text(self, raw: LocatedDict, text: str) -> None:
         ok = True

@@ -12,11 +12,11 @@ import difflib
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     """How bad a diagnostic is; errors stop the compile, warnings do not."""
 
     ERROR = "error"
@@ -198,7 +198,7 @@ class SourceCache:
 def render(
     diagnostic: Diagnostic, sources: SourceCache | None = None, *, snippet: bool = True
 ) -> str:
-    """Render one diagnostic as ``path:line:col: error[CODE]: message``, source line, caret, hint."""
+    """Render ``path:line:col: error[CODE]: message``, then source line, caret and hint."""
     d = diagnostic
     head = f"{d.span}: {d.severity.value}[{d.code}]: {d.message}"
     lines = [head]

@@ -29,9 +29,19 @@ def content_hash(tables: dict[str, Any]) -> str:
 
 
 def seal(tables: dict[str, Any]) -> bytes:
-    """Add the content hash and return the canonical bytes to write."""
-    tables["content_hash"] = content_hash(tables)
-    return canonical_bytes(tables)
+    """Add the content hash and return the canonical bytes to write.
+
+    Equal to ``canonical_bytes(tables)`` after setting ``content_hash``, but each top-level
+    value is encoded once, not twice: large packs spend most of emit time encoding.
+    """
+    encode = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                              allow_nan=False).encode
+    parts = {k: f"{encode(k)}:{encode(v)}" for k, v in tables.items() if k != "content_hash"}
+    body = "{" + ",".join(parts[k] for k in sorted(parts)) + "}\n"
+    digest = "sha256:" + hashlib.sha256(body.encode("utf-8")).hexdigest()
+    tables["content_hash"] = digest
+    parts["content_hash"] = f"{encode('content_hash')}:{encode(digest)}"
+    return ("{" + ",".join(parts[k] for k in sorted(parts)) + "}\n").encode("utf-8")
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -11,12 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from decklore.compiler.diagnostics import Diagnostics, Span, suggest
+from decklore.compiler.paths import pack_file, read_icon
+from decklore.compiler.schema_check import checker_for
+from decklore.compiler.yaml_loader import LocatedDict, LocatedList, load_file
 from decklore.schema import load_schema
-
-from .diagnostics import Diagnostics, Span, suggest
-from .paths import pack_file, read_icon
-from .schema_check import check, make_validator
-from .yaml_loader import LocatedDict, LocatedList, load_file
 
 FORMAT_VERSION = 1
 CORE_CARD_FIELDS = ("id", "name", "kind", "copies", "unique", "symbols", "text", "flavor", "tags")
@@ -114,7 +113,7 @@ def load_manifest(pack_dir: Path, display_dir: str, diags: Diagnostics) -> Manif
         diags.error("E020", "pack.yaml must be a mapping of keys such as id, name, symbols",
                     Span(display, 1, 1), "see docs/pack-format.md")
         return None
-    if not check(data, make_validator(load_schema("pack")), display, diags):
+    if not checker_for(load_schema("pack")).check(data, display, diags):
         return None
     return _build(data, pack_dir, display, diags)
 
@@ -245,7 +244,7 @@ def default_problem(fdef: FieldDef, value: Any) -> str:
         if isinstance(value, bool) or not isinstance(value, int):
             return "must be a whole number"
         low, high = fdef.min, fdef.max
-        if low is not None and value < low or high is not None and value > high:
+        if (low is not None and value < low) or (high is not None and value > high):
             return f"{value} is outside {low}..{high}"
         return ""
     if kind == "bool":
@@ -270,7 +269,8 @@ def _stacking(
             continue
         if name not in fields:
             diags.error("E126", f"stacking {key} names no declared card field '{name}'",
-                        spec.value_span(key), suggest(name, fields) or "declare it under card_fields")
+                        spec.value_span(key),
+                        suggest(name, fields) or "declare it under card_fields")
         elif fields[name].type != wanted:
             diags.error("E126", f"stacking {key} '{name}' must be a field of type {wanted}, "
                         f"not {fields[name].type}", spec.value_span(key),

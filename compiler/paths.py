@@ -10,7 +10,7 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path, PurePosixPath
 
-from .diagnostics import Diagnostics, Span, suggest
+from decklore.compiler.diagnostics import Diagnostics, Span, suggest
 
 MAX_ICON_BYTES = 64 * 1024
 
@@ -82,7 +82,7 @@ def read_icon(path: Path, rel: str, span: Span, diags: Diagnostics) -> str | Non
             name = attr.rsplit("}", 1)[-1]
             if name.lower().startswith("on") or (
                 name == "href" and not value.startswith("#")
-            ) or "url(" in value and "url(#" not in value:
+            ) or ("url(" in value and "url(#" not in value):
                 diags.error("E142", f"icon '{rel}' has the attribute '{name}', which is not "
                             "allowed", span, "remove event handlers and external references")
                 return None

@@ -13,26 +13,52 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import checks
-from .cache import TableCache, pack_key
-from .decks import DeckCompiler, DeckData
-from .diagnostics import Diagnostic, Diagnostics, PackError, Severity, Span, SourceCache
-from .emit import TABLES_FORMAT_VERSION, seal
-from .manifest import Manifest, load_manifest
-from .paths import pack_file
+from decklore.compiler import checks
+from decklore.compiler.cache import TableCache, pack_key
+from decklore.compiler.decks import DeckCompiler, DeckData
+from decklore.compiler.diagnostics import (
+    Diagnostic,
+    Diagnostics,
+    PackError,
+    Severity,
+    Span,
+)
+from decklore.compiler.emit import TABLES_FORMAT_VERSION, seal
+from decklore.compiler.manifest import Manifest, load_manifest
+from decklore.compiler.paths import pack_file
 
 COMPILER_VERSION = "0.1.0"
 
 
 @dataclass
 class CompileResult:
-    """Compiled tables (as data and as canonical bytes) and the warnings found."""
+    """Compiled tables as canonical bytes, a summary, and the warnings found.
 
-    tables: dict[str, Any]
+    ``tables`` is parsed from ``data`` on first use, so a cached recompile that only
+    writes the bytes out never pays for decoding them.
+    """
+
     data: bytes
+    summary: dict[str, Any]
     warnings: list[Diagnostic] = field(default_factory=list)
     from_cache: bool = False
-    sources: SourceCache = field(default_factory=SourceCache)
+    _tables: dict[str, Any] | None = None
+
+    @property
+    def tables(self) -> dict[str, Any]:
+        if self._tables is None:
+            self._tables = json.loads(self.data)
+        return self._tables
+
+
+def summarize(tables: dict[str, Any]) -> dict[str, Any]:
+    """What the CLI reports about a compile, kept with cached tables."""
+    pack = tables["pack"]
+    return {
+        "id": pack["id"], "name": pack["name"], "version": pack["version"],
+        "decks": len(tables["decks"]), "cards": len(tables["cards"]),
+        "copies": sum(c["copies"] for c in tables["cards"]),
+    }
 
 
 def display_path(path: Path | str) -> str:
@@ -60,11 +86,11 @@ def compile_pack(
     if cache is not None:
         hit = cache.get(key)
         if hit is not None:
-            data, warning_rows = hit
-            warnings = [_diagnostic_from_json(w) for w in warning_rows]
+            data, meta = hit
+            warnings = [_diagnostic_from_json(w) for w in meta["warnings"]]
             if warnings_as_errors and warnings:
-                raise PackError(warnings)
-            return CompileResult(json.loads(data), data, warnings, from_cache=True)
+                raise PackError([_as_error(w) for w in warnings])
+            return CompileResult(data, meta["summary"], warnings, from_cache=True)
 
     diags = Diagnostics()
     manifest = load_manifest(pack_dir, shown, diags)
@@ -86,17 +112,16 @@ def compile_pack(
     checks.check_locks(compiler.uses, diags)
     checks.check_deck_rules(manifest, decks, diags)
     if warnings_as_errors:
-        for d in diags.warnings:
-            diags.items.append(Diagnostic(Severity.ERROR, d.code, d.message, d.span, d.hint,
-                                          d.notes))
+        diags.items[:] = [_as_error(d) for d in diags.items]
     diags.raise_if_errors()
 
     tables = build_tables(manifest, decks)
     data = seal(tables)
     warnings = diags.sorted()
+    summary = summarize(tables)
     if cache is not None:
-        cache.put(key, data, [w.to_json() for w in warnings])
-    return CompileResult(tables, data, warnings)
+        cache.put(key, data, {"warnings": [w.to_json() for w in warnings], "summary": summary})
+    return CompileResult(data, summary, warnings, _tables=tables)
 
 
 def build_tables(manifest: Manifest, decks: list[DeckData]) -> dict[str, Any]:
@@ -149,6 +174,10 @@ def build_tables(manifest: Manifest, decks: list[DeckData]) -> dict[str, Any]:
         "decks": [d.row for d in decks],
         "cards": [c for d in decks for c in d.cards],
     }
+
+
+def _as_error(d: Diagnostic) -> Diagnostic:
+    return Diagnostic(Severity.ERROR, d.code, d.message, d.span, d.hint, d.notes)
 
 
 def _diagnostic_from_json(row: dict[str, Any]) -> Diagnostic:

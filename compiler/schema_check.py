@@ -1,20 +1,29 @@
 """Check loaded YAML against a JSON Schema and report each violation at its YAML position.
 
-jsonschema finds the violations; this module turns each into a diagnostic in plain words,
-placed on the offending key or value, with a ``did you mean`` for unknown keys.
+jsonschema (Draft 2020-12) is the authority: it finds the violations, and this module turns
+each into a diagnostic in plain words, placed on the offending key or value, with a ``did
+you mean`` for unknown keys.  Walking 10,000 cards with jsonschema costs more than parsing
+them, so valid files pass a gate first: the same schema, spelled in draft-07 and compiled
+to Python by fastjsonschema.  Only a file the gate rejects is walked by jsonschema
+(``tests/test_schema_gate.py`` checks the two agree; ``benchmarks/compile_scaling.py``
+measures the gain).
 """
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import Any
 
+import fastjsonschema
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
-from .diagnostics import Diagnostics, Span, suggest
-from .yaml_loader import LocatedDict, span_at
+from decklore.compiler.diagnostics import Diagnostics, Span, suggest
+from decklore.compiler.yaml_loader import LocatedDict, span_at
+from decklore.schema import editor_variant
 
 _PATTERN_WORDS = {
     "^[a-z][a-z0-9_-]{0,59}$": "lowercase letters, digits, '_' and '-', starting with a letter",
@@ -63,15 +72,48 @@ def make_validator(schema: dict[str, Any]) -> jsonschema.protocols.Validator:
     return validator
 
 
-def check(
-    data: Any, validator: jsonschema.protocols.Validator, file: str, diags: Diagnostics
-) -> bool:
-    """Report every schema violation in ``data``; True when there were none."""
-    ok = True
-    for error in validator.iter_errors(data):
-        ok = False
-        _report(error, data, file, diags)
-    return ok
+class SchemaChecker:
+    """A schema ready to check many documents: the fast gate and the full validator."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.validator = make_validator(schema)
+        self.gate = _compile_gate(json.dumps(editor_variant(schema), sort_keys=True))
+
+    def is_valid(self, data: Any) -> bool:
+        try:
+            self.gate(data)
+        except fastjsonschema.JsonSchemaException:
+            return not any(True for _ in self.validator.iter_errors(data))
+        return True
+
+    def check(self, data: Any, file: str, diags: Diagnostics) -> bool:
+        """Report every schema violation in ``data``; True when there were none."""
+        try:
+            self.gate(data)
+            return True
+        except fastjsonschema.JsonSchemaException:
+            pass
+        ok = True
+        for error in self.validator.iter_errors(data):
+            ok = False
+            _report(error, data, file, diags)
+        return ok
+
+
+@lru_cache(maxsize=32)
+def _compile_gate(schema_json: str) -> Callable[[Any], Any]:
+    gate: Callable[[Any], Any] = fastjsonschema.compile(json.loads(schema_json))
+    return gate
+
+
+@lru_cache(maxsize=32)
+def _checker(schema_json: str) -> SchemaChecker:
+    return SchemaChecker(json.loads(schema_json))
+
+
+def checker_for(schema: dict[str, Any]) -> SchemaChecker:
+    """A checker for ``schema``, shared by every compile in the process that uses it."""
+    return _checker(json.dumps(schema, sort_keys=True))
 
 
 def _report(error: ValidationError, root: Any, file: str, diags: Diagnostics) -> None:
@@ -81,6 +123,7 @@ def _report(error: ValidationError, root: Any, file: str, diags: Diagnostics) ->
     kind = error.validator
     schema = error.schema if isinstance(error.schema, dict) else {}
     value = error.instance
+    rule: Any = error.validator_value
     if kind == "additionalProperties" and isinstance(value, dict):
         allowed = set(schema.get("properties", {}))
         patterns = list(schema.get("patternProperties", {}))
@@ -96,8 +139,8 @@ def _report(error: ValidationError, root: Any, file: str, diags: Diagnostics) ->
         return
     if kind == "propertyNames" and isinstance(value, dict):
         for key in value:
-            if isinstance(error.validator_value, dict):
-                pattern = error.validator_value.get("pattern", "")
+            if isinstance(rule, dict):
+                pattern = rule.get("pattern", "")
                 if pattern and not re.search(pattern, key):
                     span = value.key_span(key) if isinstance(value, LocatedDict) else here
                     words = _PATTERN_WORDS.get(pattern, f"the pattern {pattern}")
@@ -105,7 +148,7 @@ def _report(error: ValidationError, root: Any, file: str, diags: Diagnostics) ->
                                 f"use {words}")
         return
     if kind == "required":
-        missing = [k for k in error.validator_value if isinstance(value, dict) and k not in value]
+        missing = [k for k in rule if isinstance(value, dict) and k not in value]
         for key in missing:
             where = f" in {what}" if path else ""
             diags.error("E102", f"missing required key '{key}'{where}",
@@ -113,33 +156,33 @@ def _report(error: ValidationError, root: Any, file: str, diags: Diagnostics) ->
                         f"add '{key}:' to {what if path else 'the file'}")
         return
     if kind == "type":
-        expected = error.validator_value
+        expected = rule
         names = [expected] if isinstance(expected, str) else list(expected)
         words = " or ".join(_TYPE_WORDS.get(n, n) for n in names)
         diags.error("E101", f"{what} must be {words}, not {_describe(value)}", here,
                     _type_hint(names, value))
         return
     if kind in ("enum", "const"):
-        options = error.validator_value if kind == "enum" else [error.validator_value]
+        options = rule if kind == "enum" else [rule]
         shown = ", ".join(repr(o) if isinstance(o, str) else str(o) for o in options)
         hint = suggest(str(value), [str(o) for o in options]) or f"use one of: {shown}"
         diags.error("E103", f"{what} has the value {_short(value)}, which is not allowed", here,
                     hint)
         return
     if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        bound = error.validator_value
+        bound = rule
         relation = {"minimum": "at least", "maximum": "at most",
                     "exclusiveMinimum": "more than", "exclusiveMaximum": "less than"}[kind]
         diags.error("E104", f"{what} must be {relation} {bound} (it is {value})", here,
                     f"use a value {relation} {bound}")
         return
     if kind == "pattern":
-        words = _PATTERN_WORDS.get(error.validator_value, f"the pattern {error.validator_value}")
+        words = _PATTERN_WORDS.get(rule, f"the pattern {rule}")
         diags.error("E105", f"{what} {_short(value)} is not in the expected form", here,
                     f"use {words}")
         return
     if kind in ("minLength", "maxLength", "minItems", "maxItems", "maxProperties"):
-        limit = error.validator_value
+        limit = rule
         relation = "at least" if kind.startswith("min") else "at most"
         unit = "characters" if kind.endswith("Length") else "items"
         diags.error("E106", f"{what} must have {relation} {limit} {unit}", here,

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from decklore.compiler.diagnostics import Span
 from decklore.grammar import grammar_text
-
-from .diagnostics import Span
 
 MAX_COUNT = 99
 """No card shows more than this many of one symbol; larger counts are typos or attacks."""
@@ -127,8 +127,9 @@ def _translate(exc: UnexpectedInput, text: str, start: str) -> NotationError:
     if isinstance(exc, UnexpectedEOF):
         line, column = _end_position(text)
     try:
-        label = exc.match_examples(
-            lambda s: _parser().parse(s, start=start), mistakes, use_accepts=True
+        examples: Any = mistakes
+        label: Any = exc.match_examples(
+            lambda s: _parser().parse(s, start=start), examples, use_accepts=True
         )
     except Exception:  # match_examples re-parses; any surprise there must not hide the error
         label = None
@@ -136,7 +137,8 @@ def _translate(exc: UnexpectedInput, text: str, start: str) -> NotationError:
         message, hint = label
         return NotationError(message, hint, line, column)
     if isinstance(exc, UnexpectedCharacters):
-        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+        pos = exc.pos_in_stream or 0
+        char = text[pos] if pos < len(text) else "?"
         return NotationError(
             f"unexpected character {char!r}",
             "symbol names are lowercase (progress, 2 money); locks are one capital letter "

@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from .diagnostics import Diagnostics, Span
+from decklore.compiler.diagnostics import Diagnostics, Span
 
 try:  # libyaml is the fast path; the pure-Python parser gives the same events.
     from yaml._yaml import CParser as _Parser
@@ -236,11 +236,11 @@ class _Builder:
 
     def build(self, text: str) -> Any:
         parser = _Parser(text)
-        get = parser.get_event
+        get: Any = parser.get_event
         file = self.file
         diags = self.diags
         get()  # StreamStart
-        event = get()
+        event: Any = get()
         if isinstance(event, yaml.StreamEndEvent):
             return None  # an empty file is an empty document
         root: Any = _FAILED

@@ -5,7 +5,14 @@ Imports only the standard library: never the compiler, YAML, Lark, jsonschema or
 
 from __future__ import annotations
 
-from .tables import SUPPORTED_FORMAT_VERSIONS, Card, Tables, TablesError, load_tables, loads_tables
+from decklore.runtime.tables import (
+    SUPPORTED_FORMAT_VERSIONS,
+    Card,
+    Tables,
+    TablesError,
+    load_tables,
+    loads_tables,
+)
 
 __all__ = [
     "SUPPORTED_FORMAT_VERSIONS",

@@ -1,0 +1,78 @@
+"""The promises of the layout: runtime/ stands alone, and the README's commands are real."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FORBIDDEN_IN_RUNTIME = ("yaml", "lark", "jsonschema", "fastjsonschema", "jinja2",
+                        "decklore.compiler", "compiler")
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.lineno, node.module))
+    return found
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "runtime").rglob("*.py")), ids=lambda p: p.name)
+def test_runtime_source_imports_no_compiler_side_library(path: Path) -> None:
+    bad = [f"{path.name}:{line}: {name}" for line, name in _imports(path)
+           if any(name == f or name.startswith(f + ".") for f in FORBIDDEN_IN_RUNTIME)]
+    assert not bad, "runtime/ must not import compiler-side libraries:\n" + "\n".join(bad)
+
+
+def test_importing_runtime_loads_no_compiler_side_module() -> None:
+    code = (
+        "import sys, decklore.runtime\n"
+        f"bad = [m for m in sys.modules if m.split('.')[0] in {FORBIDDEN_IN_RUNTIME[:5]!r} "
+        "or m.startswith('decklore.compiler')]\n"
+        "print(','.join(sorted(bad)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT / "tests")
+    assert out.stdout.strip() == ""
+
+
+def test_runtime_source_names_nothing_from_the_bundled_packs() -> None:
+    """The runtime knows no game: no card, deck, symbol or kind id of a bundled pack."""
+    from decklore.compiler import compile_pack
+
+    names: set[str] = set()
+    for pack in sorted((ROOT / "cards").glob("*/pack.yaml")):
+        tables = compile_pack(pack.parent).tables
+        for table in ("cards", "decks", "symbols", "card_kinds"):
+            for row in tables[table]:
+                names.add(row["id"].split(":")[-1])
+        names.update(f["name"] for f in tables["card_fields"])
+        names.add(tables["pack"]["id"])
+    words = {n for n in names if len(n) > 3}
+    for path in sorted((ROOT / "runtime").rglob("*.py")):
+        text = path.read_text(encoding="utf-8").lower()
+        hits = sorted(w for w in words if re.search(rf"\b{re.escape(w)}\b", text))
+        assert not hits, f"{path.name} names game-specific ids: {hits}"
+
+
+def test_readme_quick_start_is_what_ci_runs() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = re.findall(r"```sh\n(python -m pip install[^\n]*)\n```", readme)
+    assert len(commands) == 2, "README's quick start has exactly two commands"
+    build, test = commands
+    assert "decklore build cards/era" in build
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert test in ci, ".ci/run must run the README's test command verbatim"
+
+
+def test_no_folder_shadows_the_installed_package() -> None:
+    assert not (ROOT / "decklore").exists()

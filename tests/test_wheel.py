@@ -1,0 +1,59 @@
+"""A built wheel carries every grammar, schema, icon and pack file, and works outside the repo."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation",
+                    "--outdir", str(out), str(ROOT)], check=True, capture_output=True)
+    (found,) = out.glob("decklore-*.whl")
+    return found
+
+
+def test_wheel_contains_every_data_file(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    expected = {
+        "decklore/__init__.py",
+        "decklore/compiler/pipeline.py",
+        "decklore/runtime/tables.py",
+        "decklore/grammar/symbols.lark",
+        "decklore/cards/era/pack.yaml",
+        "decklore/cards/era/decks/ancient.yaml",
+        "decklore/cards/era/icons/progress.svg",
+        "decklore/compiler/py.typed",
+    }
+    expected |= {f"decklore/schema/{p.name}" for p in (ROOT / "schema").glob("*.json")}
+    expected |= {f"decklore/grammar/{p.name}" for p in (ROOT / "grammar").glob("*.lark")}
+    missing = sorted(expected - names)
+    assert not missing, f"wheel lacks {missing}"
+    assert not any(n.startswith(("compiler/", "runtime/", "tests/")) for n in names)
+
+
+def test_installed_wheel_runs_outside_the_repo(wheel: Path, tmp_path: Path) -> None:
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=False, system_site_packages=True)
+    python = env_dir / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
+                    str(wheel)], check=True, capture_output=True, cwd=tmp_path)
+    environ = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    environ["DECKLORE_CACHE_DIR"] = str(tmp_path / "cache")
+    result = subprocess.run([str(python), "-m", "decklore", "build", "era", "-o", "out"],
+                            capture_output=True, text=True, cwd=tmp_path, env=environ)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "out" / "era" / "tables.json").is_file()
+    origin = subprocess.run([str(python), "-c", "import decklore.compiler as c; print(c.__file__)"],
+                            capture_output=True, text=True, cwd=tmp_path, env=environ, check=True)
+    assert str(env_dir) in origin.stdout
