@@ -22,7 +22,7 @@ from decklore.compiler.symbol_notation import (
     parse_symbol_list,
     parse_symbol_value,
 )
-from decklore.compiler.yaml_loader import LoadedFile, LocatedDict, load_file
+from decklore.compiler.yaml_loader import LoadedFile, LocatedDict, LocatedList, load_file
 from decklore.schema import load_schema
 
 RECEIVERS = ("self", "opponent", "opponents", "all")
@@ -96,7 +96,10 @@ class DeckCompiler:
         self.pack_dir = pack_dir
         self.display_dir = display_dir
         self.diags = diags
-        self.schema = checker_for(card_schema(manifest))
+        schema = card_schema(manifest)
+        self.schema = checker_for(schema)
+        self.card_only = checker_for({"$schema": schema["$schema"], "$defs": schema["$defs"],
+                                      "$ref": "#/$defs/card"})
         self.uses = Uses()
         self.default_kind = next(iter(manifest.kinds), None)
         self._symbols: dict[str, list[dict[str, Any]]] = {}
@@ -123,8 +126,19 @@ class DeckCompiler:
                              Span(display, 1, 1), "see docs/pack-format.md")
             return None, loaded
         if not self.schema.check(data, display, self.diags):
+            self._check_valid_cards(data, rel, loaded)
             return None, loaded
         return self._deck(data, rel, display, loaded), loaded
+
+    def _check_valid_cards(self, data: LocatedDict, rel: str, loaded: LoadedFile) -> None:
+        """After schema errors, still check the cards that passed, so one run reports all."""
+        items = data.get("cards")
+        if not isinstance(items, LocatedList):
+            return
+        lines = loaded.text.splitlines()
+        for index, raw in enumerate(items):
+            if isinstance(raw, LocatedDict) and self.card_only.is_valid(raw):
+                self._card_slow(raw, "", rel, items.item_pos[index][0], lines)
 
     def _deck(self, data: LocatedDict, rel: str, display: str, loaded: LoadedFile) -> DeckData:
         header = data["deck"]

@@ -84,10 +84,9 @@ def _parser() -> Lark:
 _LIST_MISTAKES: dict[tuple[str, str], list[str]] = {
     ("a lock is one capital letter in brackets",
      "write the lock as military[A]"): ["military[a]", "military[AB]", "military[]"],
-    ("a count goes before the symbol name",
-     "write '2 money', not 'money 2'"): ["money 2", "progress, money 2"],
-    ("a count must be followed by a symbol name",
-     "write the symbol after the count, as in '2 money'"): ["2", "progress, 2", "2,"],
+    ("a count must be followed by its symbol name",
+     "write the count before the symbol, as in '2 money'"):
+        ["money 2", "2", "2,"],
     ("an argument in brackets is not closed",
      "close the bracket, as in key(B)"): ["key(B", "block(harvest"],
     ("a card has at most one flourish dash",
@@ -99,6 +98,27 @@ _LIST_MISTAKES: dict[tuple[str, str], list[str]] = {
      "write the arrow after the symbol it belongs to, as in 'ruin -> opponent'"):
         ["-> opponent", "progress, -> opponent"],
 }  # fmt: skip
+
+
+
+def _variants(table: dict[tuple[str, str], list[str]]) -> dict[tuple[str, str], list[str]]:
+    """Each example also after earlier items and a dash, and with a count.
+
+    Lark matches an error to an example by the whole parser state, stack depth included,
+    so a mistake in the third item needs an example with items before it.
+    """
+    out: dict[tuple[str, str], list[str]] = {}
+    for label, examples in table.items():
+        grown: list[str] = []
+        for example in examples:
+            bodies = [example] + ([f"2 {example}"] if example[:1].isalpha() else [])
+            for prefix in ("", "progress, ", "2 progress, ", "progress - ", "key(A), "):
+                grown += [prefix + body for body in bodies]
+        out[label] = grown
+    return out
+
+
+_LIST_MISTAKES = _variants(_LIST_MISTAKES)
 
 _VALUE_MISTAKES: dict[tuple[str, str], list[str]] = {
     ("a value starts with its symbol", "write the symbol first, as in 'ruin 2 +3'"):
