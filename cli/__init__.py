@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -68,15 +69,37 @@ def _report(diagnostics: list[Diagnostic], fmt: str) -> None:
 def _compile(pack: str, fmt: str, use_cache: bool, strict: bool) -> CompileResult | None:
     from decklore.compiler import PackError, TableCache, compile_pack
 
+    show = fmt == "text" and sys.stderr.isatty()
     try:
-        result = compile_pack(_pack_path(pack), cache=TableCache() if use_cache else None,
-                              warnings_as_errors=strict)
+        with _progress_bar(show, "compiling decks") as advance:
+            result = compile_pack(_pack_path(pack), cache=TableCache() if use_cache else None,
+                                  warnings_as_errors=strict, progress=advance)
     except PackError as exc:
         _report(exc.diagnostics, fmt)
         return None
     if fmt != "json":
         _report(result.warnings, fmt)
     return result
+
+
+@contextmanager
+def _progress_bar(show: bool, label: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A rich progress bar on stderr for long work; nothing when output is not a terminal."""
+    if not show:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield advance
 
 
 format_option = click.option(

@@ -9,6 +9,7 @@ so later stages never see half-built data.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,8 +73,12 @@ def compile_pack(
     *,
     cache: TableCache | None = None,
     warnings_as_errors: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> CompileResult:
-    """Compile the pack folder at ``path``; raise ``PackError`` with every error found."""
+    """Compile the pack folder at ``path``; raise ``PackError`` with every error found.
+
+    ``progress(done, total)`` is called as deck files are compiled, for progress bars.
+    """
     pack_dir = Path(path)
     shown = display_path(path)
     if not (pack_dir / "pack.yaml").is_file():
@@ -98,10 +103,13 @@ def compile_pack(
     assert manifest is not None
     compiler = DeckCompiler(manifest, pack_dir, shown, diags)
     decks: list[DeckData] = []
-    for rel, span in manifest.deck_files:
+    total = len(manifest.deck_files)
+    for done, (rel, span) in enumerate(manifest.deck_files, start=1):
         deck, _ = compiler.compile_file(rel, span)
         if deck is not None:
             decks.append(deck)
+        if progress is not None:
+            progress(done, total)
     for rel, span in manifest.rules_files:
         pack_file(pack_dir, rel, span, diags)
     diags.raise_if_errors()
