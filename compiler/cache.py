@@ -40,9 +40,10 @@ def _toolchain_digest() -> str:
     return digest.hexdigest()
 
 
-def pack_key(pack_dir: Path) -> str:
-    """A key for the pack's current contents: every regular file under the folder."""
+def pack_key(pack_dir: Path, shown: str = "") -> str:
+    """A key for the pack's current contents (every regular file under the folder) and name."""
     digest = hashlib.sha256(_toolchain_digest().encode())
+    digest.update(shown.encode() + b"\0")
     for folder, dirs, names in os.walk(pack_dir):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(names):

@@ -117,7 +117,7 @@ class DeckCompiler:
         loaded = load_file(path, display, self.diags)
         data = loaded.data
         if data is None:
-            if loaded.text.strip() == "" and loaded.text is not None and path.exists():
+            if loaded.read and loaded.text.strip() == "":
                 self.diags.error("E022", "deck file is empty", Span(display, 1, 1),
                                  "a deck file has a 'deck:' header and a 'cards:' list")
             return None, loaded
@@ -125,7 +125,7 @@ class DeckCompiler:
             self.diags.error("E022", "a deck file must be a mapping with 'deck' and 'cards'",
                              Span(display, 1, 1), "see docs/pack-format.md")
             return None, loaded
-        if not self.schema.check(data, display, self.diags):
+        if not self.schema.check(data, display, self.diags, gate=not loaded.has_floats):
             self._check_valid_cards(data, rel, loaded)
             return None, loaded
         return self._deck(data, rel, display, loaded), loaded
@@ -137,7 +137,8 @@ class DeckCompiler:
             return
         lines = loaded.text.splitlines()
         for index, raw in enumerate(items):
-            if isinstance(raw, LocatedDict) and self.card_only.is_valid(raw):
+            if (isinstance(raw, LocatedDict) and not loaded.has_floats
+                    and self.card_only.is_valid(raw)):
                 self._card_slow(raw, "", rel, items.item_pos[index][0], lines)
 
     def _deck(self, data: LocatedDict, rel: str, display: str, loaded: LoadedFile) -> DeckData:
@@ -229,7 +230,7 @@ class DeckCompiler:
                 continue
             span = raw.value_span(fdef.name)
             if fdef.type == "symbol_value":
-                value = self._symbol_value(value, span, lines)
+                value = self._symbol_value(raw, fdef.name, value, lines)
             elif fdef.type == "symbols":
                 value = self._symbol_list(raw, value, lines, key=fdef.name)
             elif fdef.type == "card":
@@ -242,7 +243,7 @@ class DeckCompiler:
             if self.stack_cost is None:
                 hint = "this pack declares no 'stacking:'; remove the dash"
             else:
-                hint = f"give the card a '{self.stack_cost}', or remove the dash"
+                hint = f"give the card a value for '{self.stack_cost}', or remove the dash"
             self.diags.error("E135", f"card '{raw['id']}' has a flourish dash but cannot be "
                              "stacked", raw.value_span("symbols"), hint)
         self._note_locks(raw, symbols)
@@ -263,10 +264,19 @@ class DeckCompiler:
                 uses.keys.setdefault(entry["argument"], []).append(raw.value_span("symbols"))
 
     def _shift(self, raw: LocatedDict, key: str, rel: Span, lines: list[str]) -> Span:
-        """Move a span relative to a notation to its place in the file."""
-        line, col, _, _ = raw.value_pos.get(key, raw.pos)
+        """Move a span relative to a notation to its place in the file.
+
+        Exact only when the notation sits on one line as typed (plain or quoted, no
+        escapes); otherwise the whole value is the best place that is sure to be right.
+        """
+        line, col, end_line, _ = raw.value_pos.get(key, raw.pos)
         source = lines[line - 1] if 0 < line <= len(lines) else ""
         quoted = 1 if col - 1 < len(source) and source[col - 1] in "'\"" else 0
+        text = raw.get(key)
+        start = col - 1 + quoted
+        if (end_line != line or not isinstance(text, str)
+                or source[start:start + len(text)] != text):
+            return raw.value_span(key)
         return Span(raw.file, rel.line, rel.column, rel.end_line, rel.end_column).shifted(
             line - 1, col - 1 + quoted
         )
@@ -349,24 +359,20 @@ class DeckCompiler:
             })
         return entries
 
-    def _symbol_value(self, text: str, span: Span, lines: list[str]) -> dict[str, Any] | None:
+    def _symbol_value(self, raw: LocatedDict, key: str, text: str,
+                      lines: list[str]) -> dict[str, Any] | None:
         cached = self._values.get(text)
         if cached is not None:
             return cached
         parsed = parse_symbol_value(text)
-        line, col = span.line, span.column
-        source = lines[line - 1] if 0 < line <= len(lines) else ""
-        quoted = 1 if col - 1 < len(source) and source[col - 1] in "'\"" else 0
         if isinstance(parsed, NotationError):
-            where = Span(span.file, parsed.line, parsed.column).shifted(line - 1, col - 1 + quoted)
+            where = self._shift(raw, key, Span("", parsed.line, parsed.column), lines)
             self.diags.error("E130", parsed.message, where, parsed.hint)
             return None
         local = self.m.local(parsed.symbol)
         if local is None or local not in self.m.symbols:
-            where = parsed.name_span.shifted(line - 1, col - 1 + quoted)
             self.diags.error("E137", f"unknown symbol '{parsed.symbol}'",
-                             Span(span.file, where.line, where.column, where.end_line,
-                                  where.end_column),
+                             self._shift(raw, key, parsed.name_span, lines),
                              suggest(parsed.symbol, self.m.symbols) or
                              "name a symbol declared in pack.yaml")
             return None

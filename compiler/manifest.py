@@ -113,7 +113,8 @@ def load_manifest(pack_dir: Path, display_dir: str, diags: Diagnostics) -> Manif
         diags.error("E020", "pack.yaml must be a mapping of keys such as id, name, symbols",
                     Span(display, 1, 1), "see docs/pack-format.md")
         return None
-    if not checker_for(load_schema("pack")).check(data, display, diags):
+    if not checker_for(load_schema("pack")).check(data, display, diags,
+                                                 gate=not loaded.has_floats):
         return None
     return _build(data, pack_dir, display, diags)
 
@@ -128,7 +129,8 @@ def _build(data: LocatedDict, pack_dir: Path, display: str, diags: Diagnostics) 
     for i, kind in enumerate(data.get("card_kinds", [])):
         if kind["id"] in kinds:
             diags.error("E123", f"duplicate card kind '{kind['id']}'",
-                        kind.value_span("id"), "give each kind its own id")
+                        kind.value_span("id"), "give each kind its own id",
+                        notes=[(kinds[kind["id"]]["_span"], "first defined here")])
             continue
         kinds[kind["id"]] = {
             "id": kind["id"], "name": kind["name"],
@@ -226,7 +228,7 @@ def _fields(data: LocatedDict, diags: Diagnostics) -> dict[str, FieldDef]:
         fdef = FieldDef(name, ftype, " ".join(spec["description"].split()),
                         spec.get("label", name.replace("_", " ").capitalize()),
                         low, high, values, spec.get("default"), spec.get("required", False), span)
-        if "default" in spec:
+        if "default" in spec and (ftype != "enum" or values):
             problem = default_problem(fdef, spec["default"])
             if problem:
                 diags.error("E125", f"card field '{name}': default {problem}",

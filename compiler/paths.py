@@ -18,6 +18,10 @@ MAX_ICON_BYTES = 64 * 1024
 def pack_file(pack_dir: Path, rel: str, span: Span, diags: Diagnostics) -> Path | None:
     """The file ``rel`` inside ``pack_dir``, or None (with a diagnostic) if unsafe or missing."""
     pure = PurePosixPath(rel)
+    if "\0" in rel:
+        diags.error("E141", f"path {rel!r} contains a NUL character", span,
+                    "name files inside the pack with plain names")
+        return None
     if "\\" in rel or pure.is_absolute() or re.match(r"^[A-Za-z]:", rel) or ".." in pure.parts:
         diags.error("E141", f"path '{rel}' leaves the pack folder", span,
                     "name files inside the pack with '/' separators, without '..'")
@@ -31,9 +35,14 @@ def pack_file(pack_dir: Path, rel: str, span: Span, diags: Diagnostics) -> Path 
         diags.error("E141", f"path '{rel}' leaves the pack folder", span,
                     "a symlink may not point outside the pack; copy the file in instead")
         return None
+    if path.is_dir():
+        diags.error("E140", f"'{rel}' is a folder, not a file", span,
+                    "name a file inside it, such as a deck's .yaml file")
+        return None
     if not path.is_file():
         hint = "check the spelling and that the file is in the pack"
-        siblings = sorted(p.name for p in path.parent.glob("*")) if path.parent.is_dir() else []
+        siblings = sorted(p.name for p in path.parent.glob("*")
+                          if p.name != path.name) if path.parent.is_dir() else []
         hint = suggest(path.name, siblings) or hint
         diags.error("E140", f"file '{rel}' does not exist", span, hint)
         return None

@@ -87,7 +87,8 @@ def compile_pack(
                 else f"no folder '{shown}'; check the path")
         raise PackError([Diagnostic(Severity.ERROR, "E020", "no pack.yaml in this folder",
                                     where, hint)])
-    key = pack_key(pack_dir) if cache is not None else ""
+    # The key includes the path as shown: cached warnings name files by it.
+    key = pack_key(pack_dir, shown) if cache is not None else ""
     if cache is not None:
         hit = cache.get(key)
         if hit is not None:

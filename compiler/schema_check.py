@@ -64,10 +64,18 @@ def _name(path: Iterable[str | int]) -> str:
     return out or "the file"
 
 
+def _is_integer(checker: Any, value: Any) -> bool:
+    # JSON Schema counts 2.0 as an integer; tables promise no floats, so YAML's 2.0 is not.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def make_validator(schema: dict[str, Any]) -> jsonschema.protocols.Validator:
     """A validator for a 2020-12 schema; the schema itself is checked first."""
-    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    cls.check_schema(schema)
+    base = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    base.check_schema(schema)
+    cls = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        base, type_checker=base.TYPE_CHECKER.redefine("integer", _is_integer)
+    )
     validator: jsonschema.protocols.Validator = cls(schema)
     return validator
 
@@ -86,11 +94,16 @@ class SchemaChecker:
             return not any(True for _ in self.validator.iter_errors(data))
         return True
 
-    def check(self, data: Any, file: str, diags: Diagnostics) -> bool:
-        """Report every schema violation in ``data``; True when there were none."""
+    def check(self, data: Any, file: str, diags: Diagnostics, *, gate: bool = True) -> bool:
+        """Report every schema violation in ``data``; True when there were none.
+
+        ``gate=False`` skips the fast gate: for data holding floats, which the gate (like
+        JSON Schema) would take for integers.
+        """
         try:
-            self.gate(data)
-            return True
+            if gate:
+                self.gate(data)
+                return True
         except fastjsonschema.JsonSchemaException:
             pass
         ok = True
@@ -137,15 +150,16 @@ def _report(error: ValidationError, root: Any, file: str, diags: Diagnostics) ->
             where = f" in {what}" if path else ""
             diags.error("E100", f"unknown key '{key}'{where}", span, hint)
         return
-    if kind == "propertyNames" and isinstance(value, dict):
-        for key in value:
-            if isinstance(rule, dict):
-                pattern = rule.get("pattern", "")
-                if pattern and not re.search(pattern, key):
-                    span = value.key_span(key) if isinstance(value, LocatedDict) else here
-                    words = _PATTERN_WORDS.get(pattern, f"the pattern {pattern}")
-                    diags.error("E101", f"key '{key}' in {what} is not a valid name", span,
-                                f"use {words}")
+    if "propertyNames" in error.relative_schema_path:
+        # jsonschema reports a bad key as the key itself failing, at the mapping's path.
+        parent: Any = root
+        for step in path:
+            parent = parent[step]
+        key = str(value)
+        span = parent.key_span(key) if isinstance(parent, LocatedDict) else here
+        words = _PATTERN_WORDS.get(rule, "lowercase letters, digits and '_'") \
+            if kind == "pattern" else "a shorter name"
+        diags.error("E101", f"key '{key}' in {what} is not a valid name", span, f"use {words}")
         return
     if kind == "required":
         missing = [k for k in rule if isinstance(value, dict) and k not in value]
@@ -184,7 +198,8 @@ def _report(error: ValidationError, root: Any, file: str, diags: Diagnostics) ->
     if kind in ("minLength", "maxLength", "minItems", "maxItems", "maxProperties"):
         limit = rule
         relation = "at least" if kind.startswith("min") else "at most"
-        unit = "characters" if kind.endswith("Length") else "items"
+        unit = "character" if kind.endswith("Length") else "item"
+        unit += "" if limit == 1 else "s"
         diags.error("E106", f"{what} must have {relation} {limit} {unit}", here,
                     "shorten it" if relation == "at most" else "fill it in")
         return

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -122,7 +121,7 @@ _LIST_MISTAKES = _variants(_LIST_MISTAKES)
 
 _VALUE_MISTAKES: dict[tuple[str, str], list[str]] = {
     ("a value starts with its symbol", "write the symbol first, as in 'ruin 2 +3'"):
-        ["2 ruin", "2"],
+        ["2 ruin", "2", ""],
     ("a bonus needs a number after '+'", "write the bonus as '+3'"): ["ruin 2 +", "ruin +"],
 }  # fmt: skip
 
@@ -141,24 +140,55 @@ def _expected_words(expected: set[str] | frozenset[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _translate(exc: UnexpectedInput, text: str, start: str) -> NotationError:
+@cache
+def _example_errors(start: str) -> tuple[tuple[tuple[str, str], UnexpectedToken], ...]:
+    """The parser error each example mistake raises, computed once."""
     mistakes = _LIST_MISTAKES if start == "symbol_list" else _VALUE_MISTAKES
+    found: list[tuple[tuple[str, str], UnexpectedToken]] = []
+    for label, examples in mistakes.items():
+        for example in examples:
+            try:
+                _parser().parse(example, start=start)
+            except UnexpectedToken as error:
+                found.append((label, error))
+            except UnexpectedInput:
+                continue
+    return tuple(found)
+
+
+def _label(exc: UnexpectedInput, start: str) -> tuple[str, str] | None:
+    """The typical mistake matching this error, if one matches exactly.
+
+    Like Lark's ``match_examples``, an example matches by parser state and acceptable
+    tokens; unlike it, the unexpected token's type must match too, and a stray character
+    never takes a label, so a message never describes a different mistake.
+    """
+    if not isinstance(exc, UnexpectedToken):
+        return None
+    for label, error in _example_errors(start):
+        if (error.state == exc.state and error.accepts == exc.accepts
+                and error.token.type == exc.token.type):
+            return label
+    return None
+
+
+def _translate(exc: UnexpectedInput, text: str, start: str) -> NotationError:
     line, column = max(exc.line, 1), max(exc.column, 1)
     if isinstance(exc, UnexpectedEOF):
         line, column = _end_position(text)
-    try:
-        examples: Any = mistakes
-        label: Any = exc.match_examples(
-            lambda s: _parser().parse(s, start=start), examples, use_accepts=True
-        )
-    except Exception:  # match_examples re-parses; any surprise there must not hide the error
-        label = None
+    label = _label(exc, start)
     if label is not None:
         message, hint = label
         return NotationError(message, hint, line, column)
     if isinstance(exc, UnexpectedCharacters):
         pos = exc.pos_in_stream or 0
         char = text[pos] if pos < len(text) else "?"
+        if char == ">" and text[pos - 1:pos] == "-":
+            return NotationError(
+                "an effect arrow must follow a symbol",
+                "write the arrow after the symbol it belongs to, as in 'ruin -> opponent'",
+                line, max(column - 1, 1),
+            )
         return NotationError(
             f"unexpected character {char!r}",
             "symbol names are lowercase (progress, 2 money); locks are one capital letter "

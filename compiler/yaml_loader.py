@@ -163,6 +163,9 @@ class LoadedFile:
     path: str
     data: Any
     text: str
+    read: bool = True
+    has_floats: bool = False
+    """JSON Schema counts 2.0 as an integer; a file with floats skips the fast schema gate."""
 
 
 def read_text(path: Path, display: str, diags: Diagnostics) -> str | None:
@@ -194,30 +197,41 @@ def load_file(path: Path, display: str, diags: Diagnostics) -> LoadedFile:
     """Load one YAML file; problems become diagnostics and the data is ``None``."""
     text = read_text(path, display, diags)
     if text is None:
-        return LoadedFile(display, None, "")
-    return LoadedFile(display, load_text(text, display, diags), text)
+        return LoadedFile(display, None, "", read=False)
+    data, has_floats = _parse(text, display, diags)
+    return LoadedFile(display, data, text, has_floats=has_floats)
 
 
 def load_text(text: str, display: str, diags: Diagnostics) -> Any:
     """Parse YAML text into located data, reporting every strictness violation found."""
+    return _parse(text, display, diags)[0]
+
+
+def _parse(text: str, display: str, diags: Diagnostics) -> tuple[Any, bool]:
+    """The located data and whether it holds any float (see ``LoadedFile.has_floats``)."""
+    builder = _Builder(display, diags)
     try:
-        data = _Builder(display, diags).build(text)
+        return builder.build(text), builder.floats
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = exc.problem or exc.context or "invalid YAML"
         diags.error("E010", f"YAML syntax error: {problem}", Span(display, line, col),
                     "check indentation, colons and quotes around this place")
-        return None
-    except yaml.YAMLError as exc:  # reader errors: control characters and the like
+        return None, False
+    except yaml.reader.ReaderError as exc:  # control characters and the like
+        before = text[: exc.position]
+        line = before.count("\n") + 1
+        column = exc.position - (before.rfind("\n") + 1) + 1
+        char = exc.character if isinstance(exc.character, str) else chr(exc.character)
+        diags.error("E010", f"YAML syntax error: the control character {char!r} is not allowed",
+                    Span(display, line, column), "remove the character, or write it as an "
+                    "escape inside double quotes")
+        return None, False
+    except yaml.YAMLError as exc:
         diags.error("E010", f"YAML syntax error: {exc}", Span(display, 1, 1),
-                    "remove control characters from the file")
-        return None
-    except RecursionError:
-        diags.error("E013", f"nesting is too deep (more than {MAX_DEPTH} levels)",
-                    Span(display, 1, 1), "flatten the structure")
-        return None
-    return data
+                    "check the file's YAML")
+        return None, False
 
 
 _FAILED = object()
@@ -229,6 +243,7 @@ class _Builder:
     def __init__(self, file: str, diags: Diagnostics) -> None:
         self.file = file
         self.diags = diags
+        self.floats = False
 
     def _span(self, event: Any) -> Span:
         s, e = event.start_mark, event.end_mark
@@ -268,11 +283,13 @@ class _Builder:
                 pos = (s.line + 1, s.column + 1, e.line + 1, e.column + 1)
                 if event.anchor is not None or (event.tag is not None and event.tag != "!"):
                     self._refuse(event)
-                if event.style:
+                if event.style or event.tag == "!":  # YAML 1.2: '! 12' is the text "12"
                     value = event.value
                 else:
                     try:
                         value = _plain(event.value)
+                        if type(value) is float:
+                            self.floats = True
                     except _TooBig:
                         diags.error("E014", f"number '{event.value[:30]}' is too large "
                                     f"(more than {MAX_INT_DIGITS} digits)", self._span(event),
@@ -308,7 +325,8 @@ class _Builder:
                 raise AssertionError(f"unexpected YAML event {event!r}")
 
             if not stack:
-                root = value
+                if documents <= 1:  # later documents were refused above; keep the first
+                    root = value
                 event = get()
                 continue
             frame = stack[-1]
@@ -349,5 +367,6 @@ class _Builder:
                              self._span(event),
                              "write values out in full; cards can share fields with 'extends'")
         else:
-            self.diags.error("E017", f"YAML tags ('{event.tag}') are not allowed in packs",
+            tag = str(event.tag).replace("tag:yaml.org,2002:", "!!")
+            self.diags.error("E017", f"YAML tags ('{tag}') are not allowed in packs",
                              self._span(event), "remove the tag; quote the value to make it text")

@@ -169,10 +169,6 @@ def test_mini_tables_hold_no_floats(mini_pack: Path) -> None:
     assert _no_floats(compile_pack(mini_pack).tables)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG schema_check.py: jsonschema counts 2.0 as an "
-                   "integer, so 'cost: 2.0' / 'copies: 2.0' pass and floats reach the canonical "
-                   "tables (emit.py promises none); the validator's type checker should refuse "
-                   "floats for 'integer'")
 def test_whole_number_written_as_float_is_refused_or_made_int(
     tmp_path: Path, write_pack: Callable[[Path, Files], Path], mini_text: Callable[[str], str]
 ) -> None:
@@ -236,9 +232,6 @@ def test_cached_warnings_equal_fresh_ones(
         ("error", "W160"), ("error", "W161")]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG pipeline.py compile_pack: the cache key ignores "
-                   "the folder name shown in messages, so warnings replayed from the cache "
-                   "name the path the pack was first compiled under")
 def test_cached_warnings_name_the_path_given_now(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     write_pack: Callable[[Path, Files], Path], mini_text: Callable[[str], str],

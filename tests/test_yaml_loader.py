@@ -208,11 +208,11 @@ def test_merge_keys_are_refused_too() -> None:
 @pytest.mark.parametrize(
     ("text", "tag"),
     [
-        ("a: !!str 12\n", "tag:yaml.org,2002:str"),
+        ("a: !!str 12\n", "!!str"),
         ("a: !custom x\n", "!custom"),
-        ("a: !!python/object:os.system x\n", "tag:yaml.org,2002:python/object:os.system"),
-        ("a: !!map {b: 1}\n", "tag:yaml.org,2002:map"),
-        ("a: !!seq [1]\n", "tag:yaml.org,2002:seq"),
+        ("a: !!python/object:os.system x\n", "!!python/object:os.system"),
+        ("a: !!map {b: 1}\n", "!!map"),
+        ("a: !!seq [1]\n", "!!seq"),
     ],
 )
 def test_tags_are_refused(text: str, tag: str) -> None:
@@ -227,8 +227,6 @@ def test_non_specific_tag_is_allowed() -> None:
     assert load_ok("a: ! x\n") == {"a": "x"}
 
 
-@pytest.mark.xfail(strict=True, reason="minor BUG yaml_loader.py _Builder.build: a scalar with "
-                   "the non-specific tag '!' is typed as a plain scalar; YAML 1.2 makes it text")
 def test_non_specific_tag_makes_text() -> None:
     assert load_ok("a: ! 12\n") == {"a": "12"}
 
@@ -260,8 +258,6 @@ def test_a_second_document_is_refused() -> None:
     assert found[0].message == "a pack file holds one YAML document, this is a second"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG yaml_loader.py _Builder.build: the root of a second "
-                   "document replaces the first, so later stages check the wrong data")
 def test_a_second_document_does_not_replace_the_first() -> None:
     data, found = load("a: 1\n---\nb: 2\n")
     assert codes(found) == ["E011"]
@@ -295,8 +291,6 @@ def test_control_characters_are_a_syntax_error() -> None:
     assert codes(found) == ["E010"]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG yaml_loader.py load_text: ReaderError is reported "
-                   "at 1:1 with libyaml's internal text ('<unicode string>', position N)")
 def test_control_character_error_points_at_the_character() -> None:
     _, found = load("a: 1\nb: x\x07\n")
     (d,) = found
