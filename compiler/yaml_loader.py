@@ -216,6 +216,10 @@ def _parse(text: str, display: str, diags: Diagnostics) -> tuple[Any, bool]:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = exc.problem or exc.context or "invalid YAML"
+        if "nesting depth" in problem:  # newer libyaml stops deep nesting itself
+            diags.error("E013", f"nesting is too deep (more than {MAX_DEPTH} levels)",
+                        Span(display, line, col), "flatten the structure")
+            return None, False
         diags.error("E010", f"YAML syntax error: {problem}", Span(display, line, col),
                     "check indentation, colons and quotes around this place")
         return None, False
