@@ -287,3 +287,16 @@ def test_compile_of_a_broken_pack_leaves_the_old_output_untouched(
     assert bad.exit_code == 1
     assert out.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mini", "out.json"]  # no temp files
+
+
+def test_written_tables_are_ordinary_files(tmp_path: Path) -> None:
+    import os
+
+    from decklore.compiler import write_atomic
+
+    target = tmp_path / "out" / "tables.json"
+    write_atomic(target, b"{}\n")
+    mask = os.umask(0)
+    os.umask(mask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~mask
+    assert [p.name for p in target.parent.iterdir()] == ["tables.json"]  # no temp file left
