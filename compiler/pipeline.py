@@ -27,6 +27,9 @@ from decklore.compiler.diagnostics import (
 from decklore.compiler.emit import TABLES_FORMAT_VERSION, seal
 from decklore.compiler.manifest import Manifest, load_manifest
 from decklore.compiler.paths import pack_file
+from decklore.compiler.rules_check import RulesChecker
+from decklore.compiler.rules_parser import parse_rules
+from decklore.compiler.yaml_loader import read_text
 
 COMPILER_VERSION = "0.1.0"
 
@@ -111,8 +114,7 @@ def compile_pack(
             decks.append(deck)
         if progress is not None:
             progress(done, total)
-    for rel, span in manifest.rules_files:
-        pack_file(pack_dir, rel, span, diags)
+    rules = compile_rules(manifest, pack_dir, shown, diags)
     diags.raise_if_errors()
 
     checks.check_ids(decks, diags)
@@ -124,7 +126,7 @@ def compile_pack(
         diags.items[:] = [_as_error(d) for d in diags.items]
     diags.raise_if_errors()
 
-    tables = build_tables(manifest, decks)
+    tables = build_tables(manifest, decks, rules)
     data = seal(tables)
     warnings = diags.sorted()
     summary = summarize(tables)
@@ -133,7 +135,28 @@ def compile_pack(
     return CompileResult(data, summary, warnings, _tables=tables)
 
 
-def build_tables(manifest: Manifest, decks: list[DeckData]) -> dict[str, Any]:
+def compile_rules(manifest: Manifest, pack_dir: Path, shown: str,
+                  diags: Diagnostics) -> dict[str, Any] | None:
+    """Parse every rules file, then check and lower them together (they share one scope)."""
+    if not manifest.rules_files:
+        return None
+    programs = []
+    for rel, span in manifest.rules_files:
+        path = pack_file(pack_dir, rel, span, diags)
+        if path is None:
+            continue
+        text = read_text(path, f"{shown}/{rel}", diags)
+        if text is not None:
+            programs.append(parse_rules(text, f"{shown}/{rel}", diags))
+    if diags.has_errors:
+        return None
+    ir = RulesChecker(manifest, diags, pack_prefix=f"{shown}/").check(programs)
+    ir["files"] = [rel for rel, _ in manifest.rules_files]
+    return ir
+
+
+def build_tables(manifest: Manifest, decks: list[DeckData],
+                 rules: dict[str, Any] | None = None) -> dict[str, Any]:
     """The runtime tables: plain data, every row carrying the place it came from."""
     m = manifest
 
@@ -182,6 +205,7 @@ def build_tables(manifest: Manifest, decks: list[DeckData]) -> dict[str, Any]:
         ],
         "decks": [d.row for d in decks],
         "cards": [c for d in decks for c in d.cards],
+        "rules": rules,
     }
 
 
