@@ -141,18 +141,30 @@ def validate(pack: str, fmt: str, cache: bool, strict: bool) -> None:
 @cli.command(name="compile")
 @click.argument("pack")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              required=True, help="Where to write the tables (JSON).")
+              help="Where to write the tables (JSON).")
+@click.option("--dump-ir", is_flag=True,
+              help="Print the rules program's IR (indented JSON) to standard output.")
 @format_option
 @cache_option
 @strict_option
 @_guard
-def compile_command(pack: str, output: Path, fmt: str, cache: bool, strict: bool) -> None:
+def compile_command(pack: str, output: Path | None, dump_ir: bool, fmt: str, cache: bool,
+                    strict: bool) -> None:
     """Compile PACK into runtime tables written to OUTPUT."""
+    import json
+
     from decklore.compiler import write_atomic
 
+    if output is None and not dump_ir:
+        raise click.UsageError("give -o FILE for the tables, or --dump-ir to print the IR")
     result = _compile(pack, fmt, cache, strict)
     if result is None:
         sys.exit(EXIT_INVALID)
+    if dump_ir:
+        click.echo(json.dumps(result.tables["rules"], indent=2, sort_keys=True,
+                              ensure_ascii=False))
+    if output is None:
+        return
     write_atomic(output, result.data)
     if fmt == "json":
         _report(result.warnings, "json")
@@ -219,6 +231,66 @@ def schema(out_dir: Path, pack: str | None) -> None:
             text = json.dumps(variant, indent=2, ensure_ascii=False) + "\n"
             write_atomic(out_dir / f"{name}{suffix}", text.encode("utf-8"))
             click.echo(f"wrote {out_dir / (name + suffix)}")
+
+
+@cli.command()
+@click.argument("pack")
+@cache_option
+@_guard
+def reference(pack: str, cache: bool) -> None:
+    """Print PACK's rules in plain English, as a turn reference reads them."""
+    from decklore.compiler.rules_english import outline, to_text
+
+    result = _compile(pack, "text", cache, False)
+    if result is None:
+        sys.exit(EXIT_INVALID)
+    sections = outline(result.tables)
+    if not sections:
+        click.echo(f"{result.summary['id']} has no rules files yet", err=True)
+        return
+    click.echo(to_text(sections), nl=False)
+
+
+@cli.command(name="fmt")
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--write", "-w", is_flag=True, help="Rewrite the files in place.")
+@click.option("--check", is_flag=True,
+              help="Change nothing; exit 1 if a file is not in canonical form.")
+@_guard
+def fmt_command(files: tuple[Path, ...], write: bool, check: bool) -> None:
+    """Print rules FILES in canonical form (or rewrite them with --write)."""
+    from decklore.compiler import Diagnostics, write_atomic
+    from decklore.compiler.diagnostics import SourceCache, render_all
+    from decklore.compiler.rules_format import format_program
+    from decklore.compiler.rules_parser import parse_rules
+    from decklore.compiler.yaml_loader import read_text
+
+    diags = Diagnostics()
+    outputs: list[tuple[Path, str, str]] = []
+    for path in files:
+        text = read_text(path, path.as_posix(), diags)
+        if text is None:
+            continue
+        before = len(diags.items)
+        program = parse_rules(text, path.as_posix(), diags)
+        if len(diags.items) == before:
+            outputs.append((path, text, format_program(program)))
+    if diags.items:
+        click.echo(render_all(diags.sorted(), SourceCache()), err=True)
+        sys.exit(EXIT_INVALID)
+    changed = [path for path, text, formatted in outputs if text != formatted]
+    if check:
+        for path in changed:
+            click.echo(f"would reformat {path}", err=True)
+        sys.exit(EXIT_INVALID if changed else EXIT_OK)
+    for path, text, formatted in outputs:
+        if write:
+            if text != formatted:
+                write_atomic(path, formatted.encode("utf-8"))
+                click.echo(f"reformatted {path}", err=True)
+        else:
+            click.echo(formatted, nl=False)
 
 
 def main() -> None:

@@ -1,0 +1,416 @@
+"""Plain-English rendering of a compiled rules program, for turn references and players.
+
+It reads the IR in the tables (not the source), so a printed reference says exactly what
+the engine runs.  The result is an outline of sections and numbered steps; ``{symbol}``
+tokens mark where a sheet may draw a symbol's icon, as in card text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from decklore.compiler.rules_builtins import BUILTINS
+
+IR = dict[str, Any]
+
+
+@dataclass
+class Step:
+    """One instruction, with the instructions nested under it."""
+
+    text: str
+    children: list[Step] = field(default_factory=list)
+
+
+@dataclass
+class Section:
+    """A titled part of the reference: setup, a phase, an action, the end of the game."""
+
+    title: str
+    steps: list[Step]
+    kind: str = "section"
+
+
+_COMPARE = {"eq": "is", "ne": "is not", "lt": "is less than", "le": "is at most",
+            "gt": "is more than", "ge": "is at least"}
+_ARITH = {"add": "+", "sub": "−", "mul": "×", "div": "÷", "mod": "mod"}
+_END = {"turn": "End the turn now.", "round": "End the round now.",
+        "phase": "End this phase now.", "game": "The game ends now."}
+
+
+class English:
+    """Renders IR expressions and statements of one program as English."""
+
+    def __init__(self, tables: dict[str, Any]) -> None:
+        rules = tables.get("rules") or {}
+        self.rules = rules
+        self.consts = rules.get("consts", {})
+        self.actions = rules.get("actions", {})
+        self.labels: dict[str, str] = {
+            str(z["name"]): str(z["label"]) for key in ("zones", "counters", "flags")
+            for z in rules.get(key, [])}
+        self.kinds: dict[str, str] = {str(k["id"]): str(k["name"])
+                                      for k in tables.get("card_kinds", [])}
+        self.fields: dict[str, str] = {str(f["name"]): str(f["label"]).lower()
+                                       for f in tables.get("card_fields", [])}
+
+    # expressions
+    def expr(self, e: IR | None) -> str:
+        if e is None:
+            return "nothing"
+        op = e["op"]
+        method = getattr(self, f"_e_{op}", None)
+        if method is None:
+            raise ValueError(f"no English for expression op {op!r}")
+        text: str = method(e)
+        return text
+
+    def _e_int(self, e: IR) -> str:
+        return str(e["value"])
+
+    def _e_text(self, e: IR) -> str:
+        return f"“{e['value']}”"
+
+    def _e_bool(self, e: IR) -> str:
+        return "yes" if e["value"] else "no"
+
+    def _e_none(self, e: IR) -> str:
+        return "nothing"
+
+    def _e_local(self, e: IR) -> str:
+        return str(e["name"])
+
+    def _e_me(self, e: IR) -> str:
+        return "you"
+
+    def _e_const(self, e: IR) -> str:
+        value = self.consts.get(e["name"])
+        return self.expr(value) if value is not None else str(e["name"]).replace("_", " ")
+
+    def _e_define(self, e: IR) -> str:
+        name = str(e["name"]).replace("_", " ")
+        if not e["args"]:
+            return name
+        if len(e["args"]) == 1:
+            return f"{self._owner(e['args'][0])} {name}"
+        return f"{name} of {', '.join(self.expr(a) for a in e['args'])}"
+
+    def _e_symbol(self, e: IR) -> str:
+        return "{" + str(e["id"]).split(":")[-1] + "}"
+
+    def _e_kind(self, e: IR) -> str:
+        return self.kinds.get(str(e["id"]), str(e["id"])).lower()
+
+    def _owner(self, e: IR | None) -> str:
+        if e is None:
+            return "the"
+        if e["op"] == "me":
+            return "your"
+        return f"{self.expr(e)}'s"
+
+    def _e_zone(self, e: IR) -> str:
+        label = self.labels.get(str(e["zone"]), str(e["zone"])).lower()
+        return f"{self._owner(e['player'])} {label}"
+
+    def _e_call(self, e: IR) -> str:
+        builtin = BUILTINS.get(e["fn"])
+        args = [self.expr(a) for a in e["args"]]
+        if builtin is None:
+            return f"{e['fn']}({', '.join(args)})"
+        return builtin.english.format(*args)
+
+    def _e_field(self, e: IR) -> str:
+        name = self.fields.get(e["name"], e["name"].replace("_", " "))
+        return f"{self._owner(e['of'])} {name}"
+
+    def _e_counter(self, e: IR) -> str:
+        return f"{self._owner(e['of'])} {self.labels.get(e['name'], e['name'])}"
+
+    def _e_flag(self, e: IR) -> str:
+        subject = "you are" if e["of"] and e["of"]["op"] == "me" else \
+            f"{self.expr(e['of'])} is"
+        return f"{subject} {self.labels.get(e['name'], e['name'])}"
+
+    def _e_member(self, e: IR) -> str:
+        return f"the {e['name'].replace('_', ' ')} of {self.expr(e['of'])}"
+
+    def _e_not(self, e: IR) -> str:
+        return f"not ({self.expr(e['x'])})"
+
+    def _e_neg(self, e: IR) -> str:
+        return f"minus {self.expr(e['x'])}"
+
+    def _e_and(self, e: IR) -> str:
+        return f"{self.expr(e['a'])} and {self.expr(e['b'])}"
+
+    def _e_or(self, e: IR) -> str:
+        return f"{self.expr(e['a'])} or {self.expr(e['b'])}"
+
+    def _compare(self, e: IR) -> str:
+        return f"{self.expr(e['a'])} {_COMPARE[e['op']]} {self.expr(e['b'])}"
+
+    _e_eq = _e_ne = _e_lt = _e_le = _e_gt = _e_ge = _compare
+
+    def _arith(self, e: IR) -> str:
+        return f"{self.expr(e['a'])} {_ARITH[e['op']]} {self.expr(e['b'])}"
+
+    _e_add = _e_sub = _e_mul = _e_div = _e_mod = _arith
+
+    def _e_if(self, e: IR) -> str:
+        return f"{self.expr(e['then'])} if {self.expr(e['cond'])}, otherwise " \
+               f"{self.expr(e['else'])}"
+
+    def _e_agg(self, e: IR) -> str:
+        where = f" where {self.expr(e['where'])}" if e["where"] else ""
+        source = self.expr(e["in"])
+        var = e["var"]
+        fn = e["fn"]
+        if fn == "count":
+            return f"the number of {var} in {source}{where}"
+        if fn == "sum":
+            return f"the total of {self.expr(e['value'])} for each {var} in {source}{where}"
+        if fn in ("min", "max"):
+            word = "smallest" if fn == "min" else "largest"
+            return f"the {word} {self.expr(e['value'])} among {var} in {source}{where}"
+        if fn == "any":
+            return f"some {var} in {source}{where.replace(' where', ' has')}" if where else \
+                f"{source} is not empty"
+        if fn == "all":
+            return f"every {var} in {source}{where.replace(' where', ' has')}"
+        return f"the {var} in {source}{where}"
+
+    # statements
+    def steps(self, block: list[IR]) -> list[Step]:
+        out: list[Step] = []
+        for statement in block:
+            step = self.statement(statement)
+            if step is not None:
+                out.append(step)
+        return out
+
+    def statement(self, s: IR) -> Step | None:
+        method = getattr(self, f"_s_{s['do']}", None)
+        if method is None:
+            raise ValueError(f"no English for statement {s['do']!r}")
+        step: Step | None = method(s)
+        return step
+
+    def _s_move(self, s: IR) -> Step:
+        facing = f" face {s['facing']}" if s["facing"] else ""
+        position = f" on the {s['position']}" if s["position"] else ""
+        return Step(f"Move {self.expr(s['what'])} to {self.expr(s['to'])}{facing}{position}.")
+
+    def _s_draw(self, s: IR) -> Step:
+        facing = f", face {s['facing']}" if s["facing"] else ""
+        return Step(f"Draw {self.expr(s['count'])} from {self.expr(s['from'])} into "
+                    f"{self.expr(s['to'])}{facing}.")
+
+    def _s_shuffle(self, s: IR) -> Step:
+        return Step(f"Shuffle {self.expr(s['zone'])}.")
+
+    def _s_reveal(self, s: IR) -> Step:
+        to = f" to {self.expr(s['to'])}" if s["to"] else ""
+        return Step(f"Reveal {self.expr(s['what'])}{to}.")
+
+    def _s_destroy(self, s: IR) -> Step:
+        return Step(f"Destroy {self.expr(s['what'])}.")
+
+    def _s_stack(self, s: IR) -> Step:
+        return Step(f"Stack {self.expr(s['what'])} on {self.expr(s['onto'])}.")
+
+    def _s_tuck(self, s: IR) -> Step:
+        return Step(f"Tuck {self.expr(s['what'])} under {self.expr(s['onto'])}.")
+
+    def _target(self, s: IR) -> str:
+        label = self.labels.get(str(s["name"]), str(s["name"]))
+        if s["of"] is None:
+            return label
+        if s["of"]["op"] == "me":
+            return f"your {label}"
+        return f"{self.expr(s['of'])}'s {label}"
+
+    def _s_gain(self, s: IR) -> Step:
+        label = self.labels.get(s["name"], s["name"])
+        amount = self.expr(s["amount"])
+        if s["of"] is None or s["of"]["op"] == "me":
+            return Step(f"Gain {amount} {label}.")
+        return Step(f"Add {amount} to {self._target(s)}.")
+
+    def _s_spend(self, s: IR) -> Step:
+        label = self.labels.get(s["name"], s["name"])
+        amount = self.expr(s["amount"])
+        if s["of"] is None or s["of"]["op"] == "me":
+            return Step(f"Spend {amount} {label}.")
+        return Step(f"Take {amount} from {self._target(s)}.")
+
+    def _s_set(self, s: IR) -> Step:
+        if s["value"] is not None:
+            return Step(f"Set {self._target(s)} to {self.expr(s['value'])}.")
+        return Step(f"Mark {self._target(s)}.")
+
+    def _s_clear(self, s: IR) -> Step:
+        return Step(f"Clear {self._target(s)}.")
+
+    def _s_pay(self, s: IR) -> Step:
+        parts = []
+        for source in s["sources"]:
+            if "counter" in source:
+                parts.append(self.expr(source["counter"]))
+            else:
+                worth = f" (each card worth its {source['valued'].replace('_', ' ')})" \
+                    if source["valued"] else ""
+                parts.append(self.expr(source["zone"]) + worth)
+        return Step(f"Pay {self.expr(s['amount'])} from {' or '.join(parts)}, "
+                    "one at a time; no change is given.")
+
+    def _s_let(self, s: IR) -> Step:
+        return Step(f"Let {s['name']} be {self.expr(s['value'])}.")
+
+    def _s_call(self, s: IR) -> Step:
+        action = self.actions.get(s["action"], {})
+        label = action.get("label", s["action"].replace("_", " "))
+        return Step(f"{label[:1].upper()}{label[1:]} (see “{label}”).")
+
+    def _s_end(self, s: IR) -> Step:
+        return Step(_END[s["period"]])
+
+    def _s_fail(self, s: IR) -> None:
+        return None
+
+    def _s_log(self, s: IR) -> None:
+        return None
+
+    def _s_if(self, s: IR) -> Step:
+        first, *rest = s["branches"]
+        step = Step(f"If {self.expr(first['when'])}:", self.steps(first["then"]))
+        for branch in rest:
+            step.children.append(Step(f"Otherwise, if {self.expr(branch['when'])}:",
+                                      self.steps(branch["then"])))
+        if s["else"]:
+            step.children.append(Step("Otherwise:", self.steps(s["else"])))
+        return step
+
+    def _s_for_each(self, s: IR) -> Step:
+        where = f" where {self.expr(s['where'])}" if s["where"] else ""
+        return Step(f"For each {s['var']} in {self.expr(s['in'])}{where}:",
+                    self.steps(s["body"]))
+
+    def _s_repeat(self, s: IR) -> Step:
+        return Step(f"Do this {self.expr(s['times'])} times:", self.steps(s["body"]))
+
+    def _s_repeat_until_pass(self, s: IR) -> Step:
+        return Step(f"{s['label']}, as often as you like, until you pass:",
+                    self.steps(s["body"]))
+
+    def _s_may(self, s: IR) -> Step:
+        label = f" {s['label'][:1].lower()}{s['label'][1:]}" if s["label"] else ""
+        return Step(f"You may{label}:", self.steps(s["body"]))
+
+    def _s_choose(self, s: IR) -> Step:
+        where = f" where {self.expr(s['where'])}" if s["where"] else ""
+        count = ""
+        if s["count"]:
+            count = f" ({s['count']['kind']} {self.expr(s['count']['n'])})"
+        optional = " You may choose none." if s["optional"] else ""
+        what = {"card": "a card", "cards": "cards", "player": "a player",
+                "target": "a target"}[s["kind"]]
+        return Step(f"{s['label']}: choose {what} {s['var']} from {self.expr(s['from'])}"
+                    f"{where}{count}.{optional}", self.steps(s["body"]))
+
+    def _s_choose_number(self, s: IR) -> Step:
+        where = f" where {self.expr(s['where'])}" if s["where"] else ""
+        return Step(f"{s['label']}: choose a number {s['var']} from {self.expr(s['low'])} to "
+                    f"{self.expr(s['high'])}{where}.", self.steps(s["body"]))
+
+    def _s_choose_one(self, s: IR) -> Step:
+        step = Step(f"{s['label']}:")
+        for option in s["options"]:
+            notes = []
+            if option["when"]:
+                notes.append(f"only if {self.expr(option['when'])}")
+            if option["limit"]:
+                notes.append(_limit(option["limit"]))
+            suffix = f" ({'; '.join(notes)})" if notes else ""
+            step.children.append(Step(f"{option['label']}{suffix}:",
+                                      self.steps(option["body"])))
+        return step
+
+
+def _limit(limit: IR) -> str:
+    count = limit["count"]
+    times = "once" if count == 1 else ("twice" if count == 2 else f"up to {count} times")
+    return f"{times} per {limit['per']}"
+
+
+def outline(tables: dict[str, Any]) -> list[Section]:
+    """The whole program as sections: flow in order, then actions, triggers and the end."""
+    rules = tables.get("rules")
+    if not rules:
+        return []
+    english = English(tables)
+    sections: list[Section] = []
+
+    def walk(flow: IR, depth: int) -> None:
+        steps = english.steps(flow["start"]) + english.steps(flow["body"])
+        if flow["order"] is not None:
+            steps.insert(0, Step(f"Players take turns in this order: "
+                                 f"{english.expr(flow['order'])}."))
+        for child in flow["children"]:
+            steps.append(Step(child["label"][:1].upper() + child["label"][1:],
+                              []))
+        steps += english.steps(flow["end"])
+        sections.append(Section(flow["label"][:1].upper() + flow["label"][1:], steps,
+                                kind=flow["kind"]))
+        for child in flow["children"]:
+            walk(child, depth + 1)
+
+    for flow in rules["flow"]:
+        walk(flow, 0)
+    for action in rules["actions"].values():
+        label = action["label"]
+        limit = f" ({_limit(action['limit'])})" if action["limit"] else ""
+        sections.append(Section(f"{label[:1].upper()}{label[1:]}{limit}",
+                                english.steps(action["body"]), kind="action"))
+    if rules["triggers"]:
+        steps = []
+        for trigger in rules["triggers"]:
+            params = ", ".join(trigger["params"])
+            where = f", if {english.expr(trigger['where'])}" if trigger["where"] else ""
+            steps.append(Step(f"Whenever {trigger['event'].replace('_', ' ')} ({params})"
+                              f"{where}:", english.steps(trigger["body"])))
+        sections.append(Section("Whenever…", steps, kind="triggers"))
+    end_steps = []
+    for outcome in rules["outcomes"]:
+        verb = {"win": "wins", "lose": "loses", "eliminate": "is out of the game"}[
+            outcome["kind"]]
+        label = f" ({outcome['label']})" if outcome["label"] else ""
+        end_steps.append(Step(f"A player {outcome['player']} {verb} as soon as "
+                              f"{english.expr(outcome['when'])}{label}."))
+    if rules["score"]:
+        end_steps.append(Step(f"Score of {rules['score']['player']}: "
+                              f"{english.expr(rules['score']['value'])}."))
+    if rules["tiebreak"]:
+        end_steps.append(Step("Ties are broken by: " +
+                              "; then ".join(english.expr(t) for t in rules["tiebreak"]) +
+                              "."))
+    if end_steps:
+        sections.append(Section("End of the game", end_steps, kind="end"))
+    return sections
+
+
+def to_text(sections: list[Section]) -> str:
+    """The outline as indented, numbered plain text (for the terminal and tests)."""
+    lines: list[str] = []
+
+    def put(steps: list[Step], depth: int) -> None:
+        for number, step in enumerate(steps, start=1):
+            lines.append(f"{'   ' * depth}{number}. {step.text}")
+            put(step.children, depth + 1)
+
+    for section in sections:
+        lines.append(section.title)
+        lines.append("=" * len(section.title))
+        put(section.steps, 0)
+        lines.append("")
+    return "\n".join(lines)
