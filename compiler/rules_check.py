@@ -104,7 +104,16 @@ class RulesChecker:
         ir: IR = {"zones": [], "counters": [], "flags": [], "consts": {}, "defines": {},
                   "actions": {}, "flow": [], "triggers": [], "outcomes": [], "score": None,
                   "tiebreak": []}
+        looping: n.Flow | None = None
         for decl in [d for p in programs for d in p.declarations]:
+            if isinstance(decl, n.Flow):
+                if looping is not None:
+                    self.diags.warning("W203", f"this '{decl.kind}' block never runs",
+                                       decl.span, f"the '{looping.kind}' block above repeats "
+                                       "until the game ends; put this block before it",
+                                       notes=[(looping.span, "repeats until the game ends")])
+                elif decl.kind in ("round", "turn"):
+                    looping = decl
             self._lower_decl(decl, ir)
         self._warn_unused()
         self._warn_unfilled()
