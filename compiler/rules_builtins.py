@@ -37,6 +37,14 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "every player"),
     Builtin("owner", ("card",), "player", "The player whose deck the card came from.",
             "the owner of {0}"),
+    Builtin("seat", ("player",), "number", "The player's seat: 1 for the first seat, and so on.",
+            "{0}'s seat"),
+    Builtin("player_at", ("number",), "player",
+            "The player in a seat (counting on round the table past the last seat).",
+            "the player in seat {0}"),
+    Builtin("players_from", ("player",), "players",
+            "Every player still in the game, in seat order starting with the given one.",
+            "every player, starting with {0}"),
     Builtin("controller", ("card",), "player",
             "The player in whose zone the card is now.", "the controller of {0}"),
     # cards and zones
@@ -60,6 +68,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("tucked", ("card",), "cards", "The cards tucked under a card.",
             "the cards tucked under {0}"),
     Builtin("zone_of", ("card",), "cards", "The zone the card is in.", "the zone of {0}"),
+    Builtin("cards_of", ("player",), "cards",
+            "Every card the player owns, wherever it is (destroyed cards included).",
+            "every card of {0}"),
     Builtin("same_name", ("card", "card"), "bool", "Whether two cards have the same name.",
             "{0} has the same name as {1}"),
     Builtin("has_tag", ("card", "text"), "bool", "Whether the card has a tag.",
@@ -82,6 +93,12 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "Matched sets: how many pairs of the symbol can be formed with one symbol from the "
             "first cards and one from the second, each symbol used once.",
             "the {0} sets {1} matches between {2} and {3}"),
+    Builtin("blocks_on", ("symbol", "player"), "number",
+            "How many blocks of a symbol the player receives (from their own arrows and "
+            "from opponents' cards).", "the {0} blocks on {1}"),
+    Builtin("locked_symbols", ("symbol", "card", "player"), "number",
+            "How many of the symbols the card shows are locked shut for the player now.",
+            "the locked {0} symbols of {1} for {2}"),
     Builtin("has_key", ("player", "lock"), "bool",
             "Whether the player has a key of this lock letter open (an empty lock is open).",
             "{0} holds key {1}"),
@@ -110,19 +127,19 @@ CARD_PROPERTIES = {
 ZONE_OPTIONS: dict[str, str | None] = {
     "per_player": None, "shared": None, "ordered": None, "hidden": None, "owner": None,
     "public": None, "stacks": None, "symbols": None, "refill": "zone", "slots": "number",
-    "deck": None, "holds": "tag",
+    "deck": "tag?", "holds": "tag",
 }
 """Zone options and the kind of value each takes (None: a bare word).
 
-``deck``: each player's chosen deck starts here; ``holds TAG``: the cards of every deck with
-that tag start here (a shared bonus pile); ``refill Z``: drawing from the empty zone first
-shuffles Z into it; ``stacks``: cards here form units; ``symbols``: cards here count for
-``symbols(...)``; ``slots N``: at most N cards.
+``deck [TAG]``: each player's chosen deck (one tagged TAG, when given) starts here;
+``holds TAG``: the cards of every deck with that tag start here (a shared bonus pile);
+``refill Z``: drawing from the empty zone first shuffles Z into it; ``stacks``: cards here
+form units; ``symbols``: cards here count for ``symbols(...)``; ``slots N``: at most N cards.
 """
 
 COUNTER_OPTIONS: dict[str, str | None] = {
     "per_player": None, "per_card": None, "global": None, "min": "number", "max": "number",
-    "start": "number",
+    "start": "number", "until": "period",
 }
 FLAG_OPTIONS: dict[str, str | None] = {
     "per_player": None, "per_card": None, "global": None, "until": "period",
@@ -142,7 +159,7 @@ EVENTS: dict[str, tuple[str, ...]] = {
 }
 """Trigger events and the types of what they bind."""
 
-PERIODS = ("turn", "round", "phase", "game")
+PERIODS = ("turn", "round", "phase", "era", "game")
 FLOW_NESTING: dict[str, tuple[str, ...]] = {
     "": ("game", "setup", "era", "round", "turn"),
     "game": ("setup", "era", "round", "turn"),

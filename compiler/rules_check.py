@@ -32,7 +32,7 @@ IR = dict[str, Any]
 FIELD_TYPES = {"int": "number", "bool": "bool", "text": "text", "enum": "text", "lock": "lock",
                "symbols": "any", "symbol_value": "value", "card": "card"}
 VALUE_MEMBERS = {"symbol": "symbol", "value": "number", "per_stacked": "number"}
-COLLECTIONS = {"cards": "card", "players": "player"}
+COLLECTIONS = {"cards": "card", "zone": "card", "players": "player"}
 
 
 def _compatible(actual: str, wanted: str) -> bool:
@@ -40,7 +40,8 @@ def _compatible(actual: str, wanted: str) -> bool:
     if "any" in (actual, wanted) or actual == wanted:
         return True
     # One card (player) stands for a list of one; a text may name a lock letter.
-    return (actual, wanted) in {("card", "cards"), ("player", "players"), ("text", "lock")}
+    return (actual, wanted) in {("card", "cards"), ("player", "players"), ("text", "lock"),
+                                ("zone", "cards")}
 
 
 @dataclass
@@ -216,6 +217,8 @@ class RulesChecker:
                                  f"{decl.kind} options: {', '.join(allowed)}")
                 continue
             wants = allowed[option.name]
+            if wants is not None and wants.endswith("?"):  # the value may be left out
+                wants = None if option.value is None else wants[:-1]
             if wants is None and option.value is not None:
                 self.diags.error("R102", f"{decl.kind} option '{option.name}' takes no value",
                                  option.span, f"write just '{option.name}'")
@@ -255,7 +258,8 @@ class RulesChecker:
                 per="shared" if "shared" in seen or "per_player" not in seen else "player",
                 ordered="ordered" in seen,
                 visibility=visibility[0] if visibility else "public",
-                stacks="stacks" in seen, symbols="symbols" in seen, deck="deck" in seen,
+                stacks="stacks" in seen, symbols="symbols" in seen,
+                deck=(seen["deck"].value or True) if "deck" in seen else False,
                 holds=seen["holds"].value if "holds" in seen else None,
                 refill=refill.value if refill else None,
                 slots=seen["slots"].value if "slots" in seen else None,
@@ -268,7 +272,8 @@ class RulesChecker:
                 low = seen["min"].value if "min" in seen else 0
                 high = seen["max"].value if "max" in seen else None
                 out.update(min=low, max=high,
-                           start=seen["start"].value if "start" in seen else low)
+                           start=seen["start"].value if "start" in seen else low,
+                           until=seen["until"].value if "until" in seen else None)
             else:
                 out["until"] = seen["until"].value if "until" in seen else None
         return out
@@ -366,7 +371,8 @@ class RulesChecker:
             ir = {"do": "reveal", "what": self._cards(s.what, scope),
                   "to": self._typed(s.to, scope, "player")[1] if s.to else None}
         elif isinstance(s, n.Destroy):
-            ir = {"do": "destroy", "what": self._cards(s.what, scope)}
+            ir = {"do": "destroy", "what": self._cards(s.what, scope),
+                  "to": self._zone(s.to, scope) if s.to is not None else None}
         elif isinstance(s, n.Stack | n.Tuck):
             other = s.onto if isinstance(s, n.Stack) else s.under
             ir = {"do": "stack" if isinstance(s, n.Stack) else "tuck",
@@ -377,6 +383,11 @@ class RulesChecker:
                   "amount": self._typed(s.amount, scope, "number")[1],
                   **self._counter_target(s.counter, s.owner, s.span, scope, ("counter",))}
         elif isinstance(s, n.SetValue):
+            owner_expr = s.owner.expr if s.owner is not None else None
+            if isinstance(owner_expr, n.Binary) and owner_expr.op == "=" and s.value is None:
+                self.diags.error("R141", "'set' takes 'to', not '='", owner_expr.span,
+                                 f"write 'set {s.name} for PLAYER to VALUE'")
+                return {"do": "log", "message": "", "at": at}
             target = self._counter_target(s.name, s.owner, s.span, scope, ("flag", "counter"))
             if target.get("kind") == "counter" and s.value is None:
                 self.diags.error("R141", f"'set {s.name}' needs a value: it is a counter",
@@ -391,7 +402,9 @@ class RulesChecker:
                   **self._counter_target(s.name, s.owner, s.span, scope, ("flag", "counter"))}
         elif isinstance(s, n.Pay):
             ir = {"do": "pay", "amount": self._typed(s.amount, scope, "number")[1],
-                  "sources": [self._pay_source(src, scope) for src in s.sources]}
+                  "sources": [self._pay_source(src, scope) for src in s.sources],
+                  "change": None if s.change is None else self._counter_target(
+                      s.change.counter, s.change.owner, s.change.span, scope, ("counter",))}
         elif isinstance(s, n.Let):
             kind, value = self._expr(s.value, scope)
             if scope.lookup(s.name) is not None:
@@ -419,8 +432,12 @@ class RulesChecker:
         elif isinstance(s, n.RepeatTimes):
             ir = {"do": "repeat", "times": self._typed(s.count, scope, "number")[1],
                   "body": self._block(s.body, scope)}
+        elif isinstance(s, n.RepeatWhile):
+            ir = {"do": "repeat_while", "while": self._condition(s.condition, scope),
+                  "body": self._block(s.body, scope)}
         elif isinstance(s, n.RepeatPass):
             ir = {"do": "repeat_until_pass", "label": s.label or "Continue",
+                  "while": self._condition(s.guard, scope) if s.guard is not None else None,
                   "body": self._block(s.body, scope)}
         elif isinstance(s, n.May):
             ir = {"do": "may", "label": s.label or "", "body": self._block(s.body, scope)}
@@ -467,7 +484,8 @@ class RulesChecker:
         if s.count is not None and s.kind != "cards":
             self.diags.error("R140", f"'{s.count.kind}' only goes with 'choose cards'",
                              s.count.span, f"write 'choose cards {s.var} ...'")
-        if isinstance(s.source, n.Call) and s.source.func in self.decls:
+        if isinstance(s.source, n.Call) and s.source.func in self.decls and \
+                self.decls[s.source.func].kind == "zone":
             self.chosen_from.append((s.source.func, s.source.span))
         var_type = "cards" if s.kind == "cards" else element
         inner = scope.child(**{s.var: var_type})
@@ -582,14 +600,14 @@ class RulesChecker:
 
     def _cards(self, expr: n.Expr, scope: _Scope) -> IR:
         kind, ir = self._expr(expr, scope)
-        if kind not in ("card", "cards", "any"):
+        if kind not in ("card", "cards", "zone", "any"):
             self.diags.error("R150", f"expected cards here, but this is {_a(kind)}", expr.span,
                              "name a card, or cards such as top(draw(me), 2)")
         return ir
 
     def _collection(self, expr: n.Expr, scope: _Scope) -> tuple[str, IR]:
         kind, ir = self._expr(expr, scope)
-        if kind not in ("cards", "players", "any"):
+        if kind not in ("cards", "zone", "players", "any"):
             self.diags.error("R150", f"expected cards or players to go through, but this is "
                              f"{_a(kind)}", expr.span, "name a zone such as hand(me), or "
                              "players()")
@@ -597,10 +615,12 @@ class RulesChecker:
 
     def _zone(self, expr: n.Expr, scope: _Scope, *, filling: bool = True) -> IR:
         errors = len(self.diags.errors)
-        _, ir = self._expr(expr, scope)
+        kind, ir = self._expr(expr, scope)
         if ir.get("op") == "zone":
             if filling:
                 self.filled.add(ir["zone"])
+        elif kind == "zone":  # a definition or a conditional that gives a zone
+            self.filled.update(self.decls)  # cannot tell which: assume any zone may fill
         elif len(self.diags.errors) == errors:  # say nothing more about a name already wrong
             self.diags.error("R144", "expected a zone here", expr.span,
                              "name a zone with its player, such as discard(me)")
@@ -673,7 +693,8 @@ class RulesChecker:
             self.diags.error("R151", f"'{e.func}' takes no 'for' value", e.element.span,
                              f"write {e.func}({e.var} in ... where ...)")
         result = {"count": "number", "sum": "number", "min": "number", "max": "number",
-                  "any": "bool", "all": "bool", "select": source_type}[e.func]
+                  "any": "bool", "all": "bool",
+                  "select": "cards" if source_type == "zone" else source_type}[e.func]
         return result, {"op": "agg", "fn": e.func, "var": e.var, "in": source,
                         "where": where, "value": element}
 
@@ -700,7 +721,10 @@ class RulesChecker:
                 if self._zone_per(decl) == "player":
                     self.diags.error("R112", f"zone '{name}' belongs to each player: say whose",
                                      e.span, f"write {name}(me) or {name}(p)")
-                return "cards", {"op": "zone", "zone": name, "player": None}
+                return "zone", {"op": "zone", "zone": name, "player": None}
+            if decl.kind in ("counter", "flag") and self._per(decl.node) == "game":
+                return ("number" if decl.kind == "counter" else "bool"), {
+                    "op": decl.kind, "name": name, "of": None}
             self.diags.error("R113", f"'{name}' is a {decl.kind}: read it from its owner",
                              e.span, f"write me.{name} or p.{name}")
             return "any", {"op": "none"}
@@ -755,7 +779,7 @@ class RulesChecker:
                 self.diags.error("R112", f"zone '{name}' is shared: it takes no player",
                                  e.span, f"write {name}()")
             player = self._typed(e.args[0], scope, "player")[1] if e.args else None
-            return "cards", {"op": "zone", "zone": name, "player": player}
+            return "zone", {"op": "zone", "zone": name, "player": player}
         if decl is not None and decl.kind == "define":
             decl.used = True
             params = decl.node.params or ()
@@ -842,6 +866,7 @@ class RulesChecker:
 
 def _a(kind: str) -> str:
     words = {"any": "a value", "number": "a number", "bool": "a yes/no condition",
+             "zone": "a zone",
              "text": "a text", "card": "a card", "cards": "cards", "player": "a player",
              "players": "players", "symbol": "a symbol", "kind": "a card kind",
              "lock": "a lock letter", "value": "a symbol value"}

@@ -118,7 +118,7 @@ class English:
         args = [self.expr(a) for a in e["args"]]
         if builtin is None:
             return f"{e['fn']}({', '.join(args)})"
-        return builtin.english.format(*args)
+        return builtin.english.format(*args).replace("you's", "your")
 
     def _e_field(self, e: IR) -> str:
         name = self.fields.get(e["name"], e["name"].replace("_", " "))
@@ -214,7 +214,8 @@ class English:
         return Step(f"Reveal {self.expr(s['what'])}{to}.")
 
     def _s_destroy(self, s: IR) -> Step:
-        return Step(f"Destroy {self.expr(s['what'])}.")
+        to = f", to {self.expr(s['to'])}" if s["to"] else ""
+        return Step(f"Destroy {self.expr(s['what'])}{to}.")
 
     def _s_stack(self, s: IR) -> Step:
         return Step(f"Stack {self.expr(s['what'])} on {self.expr(s['onto'])}.")
@@ -261,8 +262,10 @@ class English:
                 worth = f" (each card worth its {source['valued'].replace('_', ' ')})" \
                     if source["valued"] else ""
                 parts.append(self.expr(source["zone"]) + worth)
+        change = "no change is given" if s["change"] is None else \
+            f"what is paid over goes to {self._target(s['change'])}"
         return Step(f"Pay {self.expr(s['amount'])} from {' or '.join(parts)}, "
-                    "one at a time; no change is given.")
+                    f"one at a time; {change}.")
 
     def _s_let(self, s: IR) -> Step:
         return Step(f"Let {s['name']} be {self.expr(s['value'])}.")
@@ -282,14 +285,15 @@ class English:
         return None
 
     def _s_if(self, s: IR) -> Step:
-        first, *rest = s["branches"]
-        step = Step(f"If {self.expr(first['when'])}:", self.steps(first["then"]))
-        for branch in rest:
-            step.children.append(Step(f"Otherwise, if {self.expr(branch['when'])}:",
-                                      self.steps(branch["then"])))
+        """An 'if' reads as one step whose text carries every branch, in order."""
+        branches = [Step(f"If {self.expr(b['when'])}:" if i == 0 else
+                         f"Otherwise, if {self.expr(b['when'])}:", self.steps(b["then"]))
+                    for i, b in enumerate(s["branches"])]
         if s["else"]:
-            step.children.append(Step("Otherwise:", self.steps(s["else"])))
-        return step
+            branches.append(Step("Otherwise:", self.steps(s["else"])))
+        if len(branches) == 1:
+            return branches[0]
+        return Step("Depending on the case:", branches)
 
     def _s_for_each(self, s: IR) -> Step:
         where = f" where {self.expr(s['where'])}" if s["where"] else ""
@@ -299,8 +303,12 @@ class English:
     def _s_repeat(self, s: IR) -> Step:
         return Step(f"Do this {self.expr(s['times'])} times:", self.steps(s["body"]))
 
+    def _s_repeat_while(self, s: IR) -> Step:
+        return Step(f"As long as {self.expr(s['while'])}:", self.steps(s["body"]))
+
     def _s_repeat_until_pass(self, s: IR) -> Step:
-        return Step(f"{s['label']}, as often as you like, until you pass:",
+        guard = f" while {self.expr(s['while'])}" if s["while"] else ""
+        return Step(f"{s['label']}, as often as you like{guard}, until you pass:",
                     self.steps(s["body"]))
 
     def _s_may(self, s: IR) -> Step:

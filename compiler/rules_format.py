@@ -104,19 +104,31 @@ def _params(params: tuple[str, ...] | None) -> str:
 class _Printer:
     """Collects output lines, weaving in the source's comments by line number."""
 
-    def __init__(self, comments: Iterable[tuple[int, int, str]]) -> None:
+    def __init__(self, comments: Iterable[tuple[int, int, str]],
+                 blank_lines: frozenset[int] = frozenset()) -> None:
         self.lines: list[str] = []
         self.comments = sorted(comments)
         self.next = 0
+        self.blank_lines = blank_lines
+        self.last_line = 0
+
+    def _keep_blank(self, line: int) -> None:
+        """One blank line where the source had any between the last thing and this one."""
+        if self.last_line and any(b in self.blank_lines
+                                  for b in range(self.last_line + 1, line)):
+            self.blank()
+        self.last_line = line
 
     def _comments_before(self, line: int, depth: int) -> None:
         while self.next < len(self.comments) and self.comments[self.next][0] < line:
+            self._keep_blank(self.comments[self.next][0])
             self.lines.append(INDENT * depth + self.comments[self.next][2])
             self.next += 1
 
     def emit(self, text: str, depth: int, line: int = 0) -> None:
         if line:
             self._comments_before(line, depth)
+            self._keep_blank(line)
         trailing = ""
         if line and self.next < len(self.comments) and self.comments[self.next][0] == line:
             trailing = "  " + self.comments[self.next][2]
@@ -151,18 +163,21 @@ class _Printer:
             self.emit(simple, depth, line)
         elif isinstance(s, n.If):
             for index, (condition, body) in enumerate(s.branches):
+                # elif/else lines have no position of their own: comments go to the body
                 word = "if" if index == 0 else "elif"
-                branch_line = line if index == 0 else _first_line(body) - 1
-                self.header(f"{word} {expr(condition)}", body, depth, branch_line)
+                self.header(f"{word} {expr(condition)}", body, depth, line if index == 0 else 0)
             if s.orelse is not None:
-                self.header("else", s.orelse, depth, _first_line(s.orelse) - 1)
+                self.header("else", s.orelse, depth, 0)
         elif isinstance(s, n.ForEach):
             where = f" where {expr(s.where)}" if s.where is not None else ""
             self.header(f"for each {s.var} in {expr(s.source)}{where}", s.body, depth, line)
         elif isinstance(s, n.RepeatTimes):
             self.header(f"repeat {expr(s.count)} times", s.body, depth, line)
+        elif isinstance(s, n.RepeatWhile):
+            self.header(f"repeat while {expr(s.condition)}", s.body, depth, line)
         elif isinstance(s, n.RepeatPass):
-            self.header(f"repeat until pass{_label(s.label)}", s.body, depth, line)
+            guard = f" while {expr(s.guard)}" if s.guard is not None else ""
+            self.header(f"repeat until pass{guard}{_label(s.label)}", s.body, depth, line)
         elif isinstance(s, n.May):
             self.header(f"may{_label(s.label)}", s.body, depth, line)
         elif isinstance(s, n.Choose):
@@ -226,10 +241,6 @@ class _Printer:
                 self.statement(member, depth + 1)
 
 
-def _first_line(block: n.Block) -> int:
-    return block[0].span.line if block else 0
-
-
 def _simple(s: n.Statement) -> str | None:
     """The one-line form of a simple statement, or None for block statements."""
     if isinstance(s, n.Move):
@@ -244,7 +255,7 @@ def _simple(s: n.Statement) -> str | None:
     if isinstance(s, n.Reveal):
         return f"reveal {expr(s.what)}" + (f" to {expr(s.to)}" if s.to is not None else "")
     if isinstance(s, n.Destroy):
-        return f"destroy {expr(s.what)}"
+        return f"destroy {expr(s.what)}" + (f" to {expr(s.to)}" if s.to is not None else "")
     if isinstance(s, n.Stack):
         return f"stack {expr(s.what)} on {expr(s.onto)}"
     if isinstance(s, n.Tuck):
@@ -261,7 +272,9 @@ def _simple(s: n.Statement) -> str | None:
         sources = ", ".join(expr(src.source) + (f" valued {expr(src.valued)}"
                                                 if src.valued is not None else "")
                             for src in s.sources)
-        return f"pay {expr(s.amount)} from {sources}"
+        change = f" keep change in {s.change.counter}{_owner(s.change.owner)}" \
+            if s.change is not None else ""
+        return f"pay {expr(s.amount)} from {sources}{change}"
     if isinstance(s, n.Let):
         return f"let {s.name} = {expr(s.value)}"
     if isinstance(s, n.Do):
@@ -283,7 +296,7 @@ _GROUPS: dict[type[Any], str] = {n.StateDecl: "state", n.ConstDecl: "value",
 
 def format_program(program: n.Program) -> str:
     """The canonical text of a program; parses back to an equal program."""
-    printer = _Printer(program.comments)
+    printer = _Printer(program.comments, program.blank_lines)
     previous = ""
     for declaration in program.declarations:
         group = _GROUPS.get(type(declaration), "block")

@@ -183,9 +183,13 @@ class Reveal:
 
 @dataclass(frozen=True, slots=True)
 class Destroy:
-    """Destroy a card (with its stack and tucked cards); fires ``when destroyed``."""
+    """Destroy a unit (with its stack and tucked cards), to a zone or out of the game.
+
+    ``when destroyed`` triggers run first, while the cards are still in place.
+    """
 
     what: Expr
+    to: Expr | None = None
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -256,11 +260,21 @@ class PaySource:
 
 
 @dataclass(frozen=True, slots=True)
+class Change:
+    """Where overpayment goes (a counter), so one payment can cover several costs."""
+
+    counter: str
+    owner: Owner | None = None
+    span: Span = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Pay:
-    """Pay a cost from piles and counters, one item at a time; no change is given."""
+    """Pay a cost from piles and counters, one item at a time; no change unless kept."""
 
     amount: Expr
     sources: tuple[PaySource, ...]
+    change: Change | None = None
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -336,11 +350,21 @@ class RepeatTimes:
 
 
 @dataclass(frozen=True, slots=True)
+class RepeatWhile:
+    """Run a block again and again while a condition holds (checked before each run)."""
+
+    condition: Expr
+    body: Block
+    span: Span = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
 class RepeatPass:
-    """Offer a block again and again until the player passes."""
+    """Offer a block again and again until the player passes, or the guard fails."""
 
     label: str | None
     body: Block
+    guard: Expr | None = None
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -441,6 +465,7 @@ Statement = (
     | If
     | ForEach
     | RepeatTimes
+    | RepeatWhile
     | RepeatPass
     | May
     | Choose
@@ -586,8 +611,9 @@ Declaration = (
 
 @dataclass(frozen=True, slots=True)
 class Program:
-    """A rules file: its declarations in order, and the comments the formatter keeps."""
+    """A rules file: its declarations in order, and the comments and blank lines kept by fmt."""
 
     declarations: tuple[Declaration, ...]
     comments: tuple[tuple[int, int, str], ...] = field(default=(), compare=False)
+    blank_lines: frozenset[int] = field(default=frozenset(), compare=False)
     span: Span = field(default=NOWHERE, compare=False, repr=False)

@@ -28,9 +28,10 @@ KEYWORDS = (
     "spend", "set", "clear", "pay", "let", "do", "end", "fail", "log", "if", "elif", "else",
     "for", "each", "repeat", "may", "choose", "option", "one", "number", "card", "cards",
     "player", "target", "where", "from", "to", "on", "under", "valued", "times", "until",
-    "pass", "once", "per", "max", "up", "at", "least", "exactly", "optional", "face", "top",
+    "pass", "while", "keep", "change", "once", "per", "max", "up", "at", "least", "exactly",
+    "optional", "face", "top",
     "bottom", "not", "and", "or", "true", "false", "none", "count", "sum", "min", "any",
-    "all", "select", "in",
+    "all", "select", "in", "start", "down",
 )  # fmt: skip
 STATEMENT_WORDS = ("move", "draw", "shuffle", "reveal", "destroy", "stack", "tuck", "gain",
                    "spend", "set", "clear", "pay", "let", "do", "end", "fail", "log", "if",
@@ -195,7 +196,7 @@ class _Build(Transformer[Token, Any]):
         return n.Reveal(items[0], items[1], span=self._s(meta))
 
     def destroy(self, meta: Any, items: list[Any]) -> n.Destroy:
-        return n.Destroy(items[0], span=self._s(meta))
+        return n.Destroy(items[0], items[1], span=self._s(meta))
 
     def stack(self, meta: Any, items: list[Any]) -> n.Stack:
         return n.Stack(items[0], items[1], span=self._s(meta))
@@ -216,7 +217,11 @@ class _Build(Transformer[Token, Any]):
         return n.Clear(str(items[0]), items[1], span=self._s(meta))
 
     def pay(self, meta: Any, items: list[Any]) -> n.Pay:
-        return n.Pay(items[0], tuple(items[1:]), span=self._s(meta))
+        amount, *sources, change = items
+        return n.Pay(amount, tuple(sources), change, span=self._s(meta))
+
+    def change(self, meta: Any, items: list[Any]) -> n.Change:
+        return n.Change(str(items[0]), items[1], span=self._s(meta))
 
     def pay_source(self, meta: Any, items: list[Any]) -> n.PaySource:
         return n.PaySource(items[0], items[1], span=self._s(meta))
@@ -253,8 +258,12 @@ class _Build(Transformer[Token, Any]):
     def repeat_times(self, meta: Any, items: list[Any]) -> n.RepeatTimes:
         return n.RepeatTimes(items[0], items[1], span=self._s(meta))
 
+    def repeat_while(self, meta: Any, items: list[Any]) -> n.RepeatWhile:
+        return n.RepeatWhile(items[0], items[1], span=self._s(meta))
+
     def repeat_pass(self, meta: Any, items: list[Any]) -> n.RepeatPass:
-        return n.RepeatPass(_text(items[0]), items[1], span=self._s(meta))
+        guard, label, body = items
+        return n.RepeatPass(_text(label), body, guard, span=self._s(meta))
 
     def may(self, meta: Any, items: list[Any]) -> n.May:
         return n.May(_text(items[0]), items[1], span=self._s(meta))
@@ -365,15 +374,40 @@ class _SyntaxProblem(Exception):
 
 
 def _chunks(text: str) -> list[tuple[int, str]]:
-    """Split a file into top-level declarations: (first line number, text)."""
+    """Split a file into top-level declarations: (first line number, text).
+
+    A declaration starts on a line at column 1, unless that line continues an open
+    bracket or a backslash-continued line.
+    """
     lines = text.split("\n")
-    starts = [i for i, line in enumerate(lines)
-              if line[:1] not in ("", " ", "\t", "#") and not line.startswith(("elif", "else"))]
+    starts = []
+    depth = 0
+    continued = False
+    for i, line in enumerate(lines):
+        if (depth == 0 and not continued and line[:1] not in ("", " ", "\t", "#")
+                and not line.startswith(("elif", "else"))):
+            starts.append(i)
+        code = _strip_strings_and_comment(line)
+        depth = max(depth + code.count("(") - code.count(")"), 0)
+        continued = code.rstrip().endswith("\\")
     if not starts:
         return []
     bounds = [*starts, len(lines)]
     return [(start + 1, "\n".join(lines[start:end]))
             for start, end in pairwise(bounds)]
+
+
+def _strip_strings_and_comment(line: str) -> str:
+    out = []
+    quoted = False
+    for col, char in enumerate(line):
+        if char == '"' and (col == 0 or line[col - 1] != "\\"):
+            quoted = not quoted
+        elif char == "#" and not quoted:
+            break
+        elif not quoted:
+            out.append(char)
+    return "".join(out)
 
 
 def comments_of(text: str) -> tuple[tuple[int, int, str], ...]:
@@ -415,7 +449,9 @@ def parse_rules(text: str, file: str, diags: Diagnostics) -> n.Program:
             diags.items.append(_syntax_error(exc, padded, file))
             continue
         declarations.extend(program.declarations)
-    return n.Program(tuple(declarations), comments_of(text), Span(file, 1, 1))
+    blanks = frozenset(i for i, line in enumerate(text.split("\n"), start=1)
+                       if not line.strip())
+    return n.Program(tuple(declarations), comments_of(text), blanks, Span(file, 1, 1))
 
 
 def _dedent_line(text: str) -> int:
@@ -442,11 +478,23 @@ _EXPECT_WORDS = {
 }
 
 
+@cache
+def _terminal_text() -> dict[str, str]:
+    """What each unnamed terminal ('..', '!=') stands for, for messages."""
+    out: dict[str, str] = {}
+    for terminal in _parser().terminals:
+        if terminal.pattern.type == "str":
+            out[terminal.name] = f"'{terminal.pattern.value}'"
+    return out
+
+
 def _expected(names: set[str] | frozenset[str]) -> str:
     words: set[str] = set()
     for name in names:
         if name in _EXPECT_WORDS:
             words.add(_EXPECT_WORDS[name])
+        elif name in _terminal_text() and not name.isalpha():
+            words.add(_terminal_text()[name])
         elif name.isupper() and name.isalpha() and name.lower() in KEYWORDS:
             words.add(f"'{name.lower()}'")
         else:
@@ -494,6 +542,13 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str) -> Any:
                     "indent the lines that belong to this block")
     if token.type == "EQUAL" and "TO" in expected:
         return make("'set' takes 'to', not '='", "write 'set NAME to VALUE'")
+    before = text[:token.start_pos or 0].rstrip()
+    if "_NL" in expected and before.endswith(":") and token.type not in ("_NL", "$END"):
+        return make("a block starts on the next line", "put the statements on their own "
+                    "lines below, indented")
+    if found in ("+", "-") and text[(token.start_pos or 0) + 1:(token.start_pos or 0) + 2] == "=":
+        return make(f"'{found}=' is not a statement", "change counters with 'gain N NAME' or "
+                    "'spend N NAME'", col=column)
     if token.type == "NAME":
         words = [w.lower() for w in expected if w.isupper() and w.lower() in KEYWORDS]
         if found in ("else", "if") and "ELIF" in expected:
@@ -512,9 +567,13 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str) -> Any:
                         "a statement starts with a word such as move, draw, gain, choose, if")
         return make(f"unexpected '{found}': expected {_expected(expected)}",
                     hint or "see docs/rules-language.md")
-    what = "the end of the line" if token.type == "_NL" else (
-        "the end of the block" if token.type == "_DEDENT" else f"'{found}'")
+    what = "end of line" if token.type == "_NL" else (
+        "end of block" if token.type == "_DEDENT" else f"'{found}'")
     if token.type == "$END":
-        what = "the end of the file"
+        what = "end of file"
+    if token.type == "COMMA" and text[:token.start_pos or 0].rstrip().split("(")[0].endswith(
+            ("min", "max")):
+        return make("min and max go through a collection", "for two numbers write "
+                    "lesser(a, b) or greater(a, b)")
     return make(f"unexpected {what}: expected {_expected(expected)}",
                 "see docs/rules-language.md")
