@@ -173,29 +173,160 @@ def compile_command(pack: str, output: Path | None, dump_ir: bool, fmt: str, cac
                    f"{', from cache' if result.from_cache else ''})")
 
 
+def _print_options(paper: str, card_size: str, duplex: str, back_offset: str, theme: str,
+                   print_shop: bool, bleed: str, alignment_page: bool) -> Any:
+    from decklore.compiler.layout import BLEEDS
+    from decklore.compiler.sheets import PrintOptions
+
+    custom = None
+    if "x" in card_size:
+        try:
+            w, h = (float(v) for v in card_size.lower().split("x"))
+        except ValueError:
+            raise click.BadParameter("write a custom size as WIDTHxHEIGHT in mm, e.g. 60x90",
+                                     param_hint="--card-size") from None
+        custom, card_size = (w, h), "custom"
+    try:
+        dx, dy = (float(v) for v in back_offset.split(","))
+    except ValueError:
+        raise click.BadParameter("write the offset as X,Y in mm, e.g. 0.5,-0.3",
+                                 param_hint="--back-offset") from None
+    return PrintOptions(paper=paper, card_size=card_size, custom_card=custom, duplex=duplex,
+                        back_offset=(dx, dy), theme=theme, print_shop=print_shop,
+                        bleed=BLEEDS[bleed], alignment_page=alignment_page)
+
+
+def print_options(func: F) -> F:
+    """The options every printing command shares."""
+    from decklore.compiler.layout import BLEEDS, CARD_SIZES, PAPERS
+
+    options = [
+        click.option("--paper", type=click.Choice(list(PAPERS)), default="a4",
+                     show_default=True, help="Paper size."),
+        click.option("--card-size", default="poker", show_default=True,
+                     help=f"{', '.join(CARD_SIZES)}, or WIDTHxHEIGHT in mm."),
+        click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long",
+                     show_default=True, help="Backs mirrored for long- or short-edge duplex, "
+                     "or no back pages."),
+        click.option("--back-offset", default="0,0", show_default=True,
+                     help="Shift the backs by X,Y mm to match your printer."),
+        click.option("--theme", type=click.Choice(["standard", "ink-saver"]),
+                     default="standard", show_default=True, help="Colour theme."),
+        click.option("--print-shop", is_flag=True,
+                     help="One card a page with real bleed and a safe zone, for print shops."),
+        click.option("--bleed", type=click.Choice([b for b in BLEEDS if b != "none"]),
+                     default="3mm", show_default=True, help="Bleed in print-shop mode."),
+        click.option("--alignment-page", is_flag=True,
+                     help="Add a duplex alignment test page to the card sheet."),
+        click.option("--engine", type=click.Choice(["weasyprint", "chromium"]),
+                     default="weasyprint", show_default=True, help="PDF engine."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _write_sheet(tables: dict[str, Any], sheet: str, fmt: str, options: Any, engine: str,
+                 target: Path) -> list[Path]:
+    """Render one sheet into TARGET (and its HTML beside a PDF); the paths written."""
+    from decklore.compiler import write_atomic
+    from decklore.compiler.pdf import html_to_pdf
+    from decklore.compiler.sheets import render
+
+    text = render(tables, sheet, fmt, options, tables.get("templates") or None)
+    if fmt != "pdf":
+        write_atomic(target, text.encode("utf-8"))
+        return [target]
+    html_path = target.with_suffix(".html")
+    write_atomic(html_path, text.encode("utf-8"))
+    write_atomic(target, html_to_pdf(text, engine))
+    return [target, html_path]
+
+
+@cli.command(name="print")
+@click.argument("pack")
+@click.option("--sheet", type=click.Choice(["cards", "list", "reference", "legend"]),
+              default="cards", show_default=True, help="What to print.")
+@click.option("--format", "fmt", type=click.Choice(["pdf", "html", "md", "csv"]),
+              default="pdf", show_default=True, help="Output format.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Where to write it (default: build/<pack>/<sheet>.<format>).")
+@print_options
+@cache_option
+@_guard
+def print_command(pack: str, sheet: str, fmt: str, output: Path | None, paper: str,
+                  card_size: str, duplex: str, back_offset: str, theme: str, print_shop: bool,
+                  bleed: str, alignment_page: bool, engine: str, cache: bool) -> None:
+    """Print one sheet of PACK: cards, card list, turn reference or symbol legend."""
+    from decklore.compiler.layout import LayoutError
+    from decklore.compiler.pdf import PdfError
+    from decklore.compiler.sheets import FORMATS
+
+    if fmt not in FORMATS[sheet]:
+        raise click.UsageError(f"the {sheet} sheet prints as {', '.join(FORMATS[sheet])}")
+    options = _print_options(paper, card_size, duplex, back_offset, theme, print_shop, bleed,
+                             alignment_page)
+    result = _compile(pack, "text", cache, False)
+    if result is None:
+        sys.exit(EXIT_INVALID)
+    target = output or Path("build") / result.summary["id"] / f"{sheet}.{fmt}"
+    try:
+        for path in _write_sheet(result.tables, sheet, fmt, options, engine, target):
+            click.echo(f"wrote {path}")
+    except (LayoutError, PdfError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_INVALID)
+
+
+BUILD_SHEETS = (("cards", "pdf"), ("list", "pdf"), ("list", "md"), ("list", "csv"),
+                ("reference", "pdf"), ("reference", "md"), ("legend", "pdf"), ("legend", "md"))
+
+
 @cli.command()
 @click.argument("pack")
 @click.option("-o", "--out-dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("build"), show_default=True, help="Folder for the build output.")
+@click.option("--no-sheets", is_flag=True, help="Only compile the tables.")
+@print_options
 @format_option
 @cache_option
 @_guard
-def build(pack: str, out_dir: Path, fmt: str, cache: bool) -> None:
-    """Compile PACK and write everything it makes into OUT_DIR/<pack id>/."""
+def build(pack: str, out_dir: Path, no_sheets: bool, paper: str, card_size: str, duplex: str,
+          back_offset: str, theme: str, print_shop: bool, bleed: str, alignment_page: bool,
+          engine: str, fmt: str, cache: bool) -> None:
+    """Compile PACK and write its tables and every sheet into OUT_DIR/<pack id>/."""
     from decklore.compiler import write_atomic
+    from decklore.compiler.layout import LayoutError
+    from decklore.compiler.pdf import PdfError
 
+    options = _print_options(paper, card_size, duplex, back_offset, theme, print_shop, bleed,
+                             alignment_page)
     result = _compile(pack, fmt, cache, False)
     if result is None:
         sys.exit(EXIT_INVALID)
     s = result.summary
     target = out_dir / s["id"]
     write_atomic(target / "tables.json", result.data)
+    written = [target / "tables.json"]
+    if not no_sheets:
+        show = fmt == "text" and sys.stderr.isatty()
+        try:
+            with _progress_bar(show, "printing sheets") as advance:
+                for done, (sheet, kind) in enumerate(BUILD_SHEETS, start=1):
+                    written += _write_sheet(result.tables, sheet, kind, options, engine,
+                                            target / f"{sheet}.{kind}")
+                    if advance is not None:
+                        advance(done, len(BUILD_SHEETS))
+        except (LayoutError, PdfError) as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_INVALID)
     if fmt == "json":
         _report(result.warnings, "json")
     else:
         click.echo(f"built {s['name']} {s['version']}: {s['decks']} decks, {s['cards']} cards "
                    f"({s['copies']} with copies)")
-        click.echo(f"  {target / 'tables.json'}")
+        for path in written:
+            click.echo(f"  {path}")
 
 
 @cli.command()

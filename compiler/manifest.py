@@ -52,6 +52,7 @@ class FieldDef:
     default: Any
     required: bool
     span: Span
+    face: str = "footer"
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +228,8 @@ def _fields(data: LocatedDict, diags: Diagnostics) -> dict[str, FieldDef]:
                         spec.value_span("values"), "values apply to enum fields only")
         fdef = FieldDef(name, ftype, " ".join(spec["description"].split()),
                         spec.get("label", name.replace("_", " ").capitalize()),
-                        low, high, values, spec.get("default"), spec.get("required", False), span)
+                        low, high, values, spec.get("default"), spec.get("required", False), span,
+                        spec.get("face", "footer"))
         if "default" in spec and (ftype != "enum" or values):
             problem = default_problem(fdef, spec["default"])
             if problem:

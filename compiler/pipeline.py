@@ -127,12 +127,46 @@ def compile_pack(
     diags.raise_if_errors()
 
     tables = build_tables(manifest, decks, rules)
+    tables["templates"] = pack_templates(pack_dir, shown, diags)
+    diags.raise_if_errors()
     data = seal(tables)
     warnings = diags.sorted()
     summary = summarize(tables)
     if cache is not None:
         cache.put(key, data, {"warnings": [w.to_json() for w in warnings], "summary": summary})
     return CompileResult(data, summary, warnings, _tables=tables)
+
+
+TEMPLATE_SUFFIXES = (".j2", ".css")
+MAX_TEMPLATE_BYTES = 256 * 1024
+
+
+def pack_templates(pack_dir: Path, shown: str, diags: Diagnostics) -> dict[str, str]:
+    """The pack's own sheet templates and CSS (``templates/*.j2``, ``templates/*.css``).
+
+    They replace the built-in ones of the same name and render in the same sandbox.  They
+    go into the tables, so sheets can be printed from the tables alone.
+    """
+    folder = pack_dir / "templates"
+    if not folder.is_dir():
+        return {}
+    found: dict[str, str] = {}
+    for path in sorted(folder.iterdir()):
+        if not path.name.endswith(TEMPLATE_SUFFIXES):
+            continue
+        rel = f"templates/{path.name}"
+        safe = pack_file(pack_dir, rel, Span(f"{shown}/{rel}", 1, 1), diags)
+        if safe is None:
+            continue
+        if safe.stat().st_size > MAX_TEMPLATE_BYTES:
+            diags.error("E143", f"template '{rel}' is too large (the limit is "
+                        f"{MAX_TEMPLATE_BYTES:,} bytes)", Span(f"{shown}/{rel}", 1, 1),
+                        "split it, or move shared parts into a macro file")
+            continue
+        text = read_text(safe, f"{shown}/{rel}", diags)
+        if text is not None:
+            found[path.name] = text
+    return found
 
 
 def compile_rules(manifest: Manifest, pack_dir: Path, shown: str,
@@ -193,7 +227,7 @@ def build_tables(manifest: Manifest, decks: list[DeckData],
             {
                 "name": f.name, "type": f.type, "label": f.label, "description": f.description,
                 "min": f.min, "max": f.max, "values": list(f.values), "default": f.default,
-                "required": f.required,
+                "required": f.required, "face": f.face,
             }
             for f in m.fields.values()
         ],

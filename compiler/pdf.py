@@ -1,0 +1,73 @@
+"""Turn sheet HTML into PDF with a real layout engine: WeasyPrint, or headless Chromium.
+
+WeasyPrint is the default: it installs from PyPI and honours ``@page`` sizes and bleed.
+Chromium (``--engine chromium``) is used when it is installed, for comparison.  Both are
+given the HTML as a file in a private temporary folder, and nothing outside it is read.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+ENGINES = ("weasyprint", "chromium")
+
+
+class PdfError(RuntimeError):
+    """A PDF could not be made; the message says what is missing and how to get it."""
+
+
+def chromium_path() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def html_to_pdf(html: str, engine: str = "weasyprint") -> bytes:
+    """The PDF of one HTML sheet."""
+    if engine == "weasyprint":
+        return _weasyprint(html)
+    if engine == "chromium":
+        return _chromium(html)
+    raise PdfError(f"unknown PDF engine '{engine}'; use one of: {', '.join(ENGINES)}")
+
+
+def _no_fetch(url: str, timeout: int = 10, ssl_context: object = None) -> dict[str, object]:
+    # Sheets are self-contained (icons are inline); refusing every fetch keeps an untrusted
+    # pack's template from reading local files or reaching the network.
+    raise ValueError(f"sheets may not load external resources ({url[:60]})")
+
+
+def _weasyprint(html: str) -> bytes:
+    try:
+        import weasyprint
+    except ImportError as exc:  # pragma: no cover - weasyprint is a dependency
+        raise PdfError(f"WeasyPrint is not available ({exc}); install decklore's "
+                       "dependencies, or use --engine chromium") from None
+    document = weasyprint.HTML(string=html, url_fetcher=_no_fetch, base_url="about:blank")
+    data: bytes = document.write_pdf()
+    return data
+
+
+def _chromium(html: str) -> bytes:
+    browser = chromium_path()
+    if browser is None:
+        raise PdfError("headless Chromium is not installed (on Debian: apt-get install "
+                       "chromium); use the default engine, WeasyPrint")
+    with tempfile.TemporaryDirectory(prefix="decklore-pdf-") as folder:
+        source = Path(folder) / "sheet.html"
+        target = Path(folder) / "sheet.pdf"
+        source.write_text(html, encoding="utf-8")
+        command = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                   "--disable-background-networking", "--disable-component-update",
+                   "--disable-sync", f"--user-data-dir={folder}/profile",
+                   "--no-pdf-header-footer", f"--print-to-pdf={target}", source.as_uri()]
+        try:
+            subprocess.run(command, check=True, capture_output=True, timeout=300)
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+            raise PdfError(f"Chromium could not print the sheet: {exc}") from None
+        return target.read_bytes()

@@ -1,0 +1,374 @@
+"""Printable sheets from compiled tables: card sheets, card lists, turn references, legends.
+
+Everything printed comes from the tables (cards, symbols, the rules IR), so a sheet can
+never disagree with what the engine runs.  Python prepares plain view data and all
+geometry (see ``layout``); Jinja, sandboxed and autoescaping, only places it.  Symbol icons
+are the SVG the compiler already checked, inlined as markup.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from jinja2 import FunctionLoader, StrictUndefined
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+from markupsafe import Markup, escape
+
+from decklore.compiler.layout import Box, PrintShopLayout, SheetLayout, sheet_layout
+from decklore.compiler.rules_english import outline
+
+SHEETS = ("cards", "list", "reference", "legend")
+FORMATS = {"cards": ("html", "pdf"), "list": ("html", "pdf", "md", "csv"),
+           "reference": ("html", "pdf", "md"), "legend": ("html", "pdf", "md")}
+THEMES = ("standard", "ink-saver")
+_TOKEN = re.compile(r"\{([a-z][a-z0-9_]*(?::[a-z][a-z0-9_]*)?)\}")
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """How to print: paper, card size, duplex backs, theme and print-shop bleed."""
+
+    paper: str = "a4"
+    card_size: str = "poker"
+    custom_card: tuple[float, float] | None = None
+    duplex: str = "long"  # long, short or none (no back pages)
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    theme: str = "standard"
+    print_shop: bool = False
+    bleed: float = 3.0
+    safe: float = 3.0
+    alignment_page: bool = False
+    cols: int | None = None
+    rows: int | None = None
+
+    def layout(self) -> SheetLayout:
+        return sheet_layout(self.paper, self.card_size, cols=self.cols, rows=self.rows,
+                            custom_card=self.custom_card)
+
+
+@cache
+def _template_source(name: str) -> str:
+    from importlib.resources import files
+
+    return (files("decklore.compiler") / "templates" / name).read_text(encoding="utf-8")
+
+
+def environment(overrides: dict[str, str] | None = None) -> ImmutableSandboxedEnvironment:
+    """The sandbox every sheet renders in; a pack's own templates replace built-in ones."""
+    extra = dict(overrides or {})
+
+    def load(name: str) -> str:
+        return extra[name] if name in extra else _template_source(name)
+
+    env = ImmutableSandboxedEnvironment(
+        loader=FunctionLoader(load), autoescape=True, undefined=StrictUndefined,
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+    )
+    env.filters["mm"] = lambda v: f"{float(v):.3f}mm"
+    return env
+
+
+# --- view data ----------------------------------------------------------------------------
+
+
+@dataclass
+class _Icons:
+    """Symbol icons by local and qualified id, as safe markup."""
+
+    by_id: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, tables: dict[str, Any]) -> _Icons:
+        icons = cls()
+        for symbol in tables["symbols"]:
+            icons.by_id[symbol["id"]] = symbol
+            icons.by_id[symbol["id"].split(":")[-1]] = symbol
+        return icons
+
+    def svg(self, symbol: str) -> Markup:
+        row = self.by_id.get(symbol)
+        if row is None:
+            return Markup("")
+        # The compiler refused scripts, links and event attributes in icons (paths.read_icon).
+        return Markup(f'<span class="icon" title="{escape(row["name"])}">{row["icon_svg"]}'
+                      "</span>")
+
+    def name(self, symbol: str) -> str:
+        row = self.by_id.get(symbol)
+        return str(row["name"]) if row else symbol
+
+
+def rich_text(text: str, icons: _Icons) -> Markup:
+    """Card or rules text, escaped, with ``{symbol}`` tokens drawn as inline icons."""
+    out = []
+    position = 0
+    for match in _TOKEN.finditer(text):
+        out.append(escape(text[position:match.start()]))
+        token = match.group(1)
+        out.append(icons.svg(token) if token in icons.by_id else escape(match.group(0)))
+        position = match.end()
+    out.append(escape(text[position:]))
+    return Markup("").join(out)
+
+
+def _symbol_items(entries: list[dict[str, Any]], icons: _Icons) -> list[dict[str, Any]]:
+    items = []
+    for entry in entries:
+        target = entry["argument"] if entry["argument"] and not entry["key"] else None
+        items.append({
+            "icon": icons.svg(entry["symbol"]),
+            "name": icons.name(entry["symbol"]),
+            "count": entry["count"],
+            "lock": entry["lock"],
+            "key": entry["argument"] if entry["key"] else None,
+            "target": icons.svg(target) if target else None,
+            "target_name": icons.name(target) if target else None,
+            "to": entry["to"],
+            "per_stacked": entry["per_stacked"],
+        })
+    return items
+
+
+def _fields_by_face(tables: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    slots: dict[str, list[dict[str, Any]]] = {}
+    for spec in tables["card_fields"]:
+        slots.setdefault(spec.get("face", "footer"), []).append(spec)
+    return slots
+
+
+def card_view(card: dict[str, Any], tables: dict[str, Any], icons: _Icons) -> dict[str, Any]:
+    """What a card face shows, in template-ready form."""
+    slots = _fields_by_face(tables)
+    kinds = {k["id"]: k for k in tables["card_kinds"]}
+    kind = kinds.get(card["kind"] or "", {})
+
+    def slot(name: str) -> Any:
+        specs = slots.get(name, [])
+        return card.get(specs[0]["name"]) if specs else None
+
+    defense = slot("defense")
+    footer = []
+    for spec in slots.get("footer", []):
+        value = card.get(spec["name"])
+        if value not in (None, False, "", []):
+            footer.append({"label": spec["label"], "value": _plain(value, icons)})
+    entries = card["symbols"]
+    return {
+        "id": card["id"],
+        "name": card["name"],
+        "kind": card["kind"],
+        "kind_name": kind.get("name", ""),
+        "border": kind.get("border"),
+        "landscape": kind.get("layout") == "landscape",
+        "cost": slot("cost"),
+        "cost2": slot("cost2"),
+        "cost2_lock": slot("cost2_lock"),
+        "title_lock": slot("title_lock"),
+        "stars": slot("stars") or 0,
+        "defense": None if not defense else {
+            "icon": icons.svg(defense["symbol"]), "name": icons.name(defense["symbol"]),
+            "value": defense["value"], "bonus": defense["per_stacked"]},
+        "unique": card["unique"],
+        "unique_icon": icons.svg("unique") if "unique" in icons.by_id else None,
+        "lock_icon": icons.svg("lock") if "lock" in icons.by_id else None,
+        "star_icon": icons.svg("star") if "star" in icons.by_id else None,
+        "once": _symbol_items([e for e in entries if not e["per_stacked"]], icons),
+        "dash": _symbol_items([e for e in entries if e["per_stacked"]], icons),
+        "text": rich_text(card["text"], icons),
+        "flavor": card["flavor"],
+        "copies": card["copies"],
+        "deck": card["deck"],
+        "footer": footer,
+    }
+
+
+def _plain(value: Any, icons: _Icons) -> str:
+    if isinstance(value, list):
+        return ", ".join(f"{e['count']} {icons.name(e['symbol'])}" for e in value)
+    if isinstance(value, dict) and "symbol" in value:
+        return f"{icons.name(value['symbol'])} {value.get('value') or ''}".strip()
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _decks(tables: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {d["id"]: d for d in tables["decks"]}
+
+
+def _ordered_cards(tables: dict[str, Any]) -> list[dict[str, Any]]:
+    by_id = {c["id"]: c for c in tables["cards"]}
+    return [by_id[cid] for deck in tables["decks"] for cid in deck["cards"]]
+
+
+def _theme_css(theme: str) -> str:
+    if theme not in THEMES:
+        raise ValueError(f"unknown theme '{theme}'; use one of: {', '.join(THEMES)}")
+    return _template_source(f"theme-{theme}.css")
+
+
+def _box_style(box: Box) -> str:
+    return (f"left:{box.x:.3f}mm;top:{box.y:.3f}mm;width:{box.w:.3f}mm;"
+            f"height:{box.h:.3f}mm")
+
+
+def render_cards(tables: dict[str, Any], options: PrintOptions,
+                 overrides: dict[str, str] | None = None) -> str:
+    """Print-and-play pages: every card with its copies, true size, then mirrored backs."""
+    icons = _Icons.of(tables)
+    decks = _decks(tables)
+    faces = [card_view(card, tables, icons)
+             for card in _ordered_cards(tables) for _ in range(card["copies"])]
+    env = environment(overrides)
+    if options.print_shop:
+        size = options.custom_card or options.layout().card
+        shop = PrintShopLayout(size, options.bleed, options.safe)
+        return env.get_template("cards-print-shop.html.j2").render(
+            pack=tables["pack"], faces=faces, decks=decks, shop=shop,
+            trim=_box_style(shop.trim), safe=_box_style(shop.safe_box),
+            theme_css=Markup(_theme_css(options.theme)),
+            base_css=Markup(_template_source("sheet.css")))
+    layout = options.layout()
+    face_boxes = [_box_style(b) for b in layout.face_boxes()]
+    back_boxes = [_box_style(b) for b in layout.back_boxes(options.duplex, options.back_offset)]
+    pages = []
+    for start in range(0, len(faces), layout.per_page):
+        chunk = faces[start:start + layout.per_page]
+        pages.append({"kind": "face", "cards": list(zip(chunk, face_boxes, strict=False))})
+        if options.duplex != "none":
+            pages.append({"kind": "back", "cards": list(zip(chunk, back_boxes, strict=False))})
+    marks = [{"x": m.x1, "y": m.y1, "w": m.x2 - m.x1, "h": m.y2 - m.y1}
+             for m in layout.crop_marks()]
+    return env.get_template("cards.html.j2").render(
+        pack=tables["pack"], pages=pages, decks=decks, layout=layout, marks=marks,
+        scale_bar=_box_style(layout.scale_bar()), label=_box_style(layout.label_box()),
+        alignment=options.alignment_page and options.duplex != "none",
+        align_faces=face_boxes, align_backs=back_boxes,
+        theme_css=Markup(_theme_css(options.theme)),
+        base_css=Markup(_template_source("sheet.css")))
+
+
+def list_rows(tables: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per card for the card list, in deck order."""
+    icons = _Icons.of(tables)
+    decks = _decks(tables)
+    rows = []
+    for card in _ordered_cards(tables):
+        view = card_view(card, tables, icons)
+        rows.append({**view, "deck_name": decks[card["deck"]]["name"],
+                     "symbols_text": _symbols_text(card["symbols"], icons),
+                     "lock_letters": sorted({e["lock"] for e in card["symbols"] if e["lock"]} |
+                                     ({view["title_lock"]} if view["title_lock"] else set())),
+                     "key_letters": sorted({e["argument"] for e in card["symbols"] if e["key"]})})
+    return rows
+
+
+def _symbols_text(entries: list[dict[str, Any]], icons: _Icons) -> str:
+    parts = []
+    dash_done = False
+    for entry in entries:
+        if entry["per_stacked"] and not dash_done:
+            parts.append("–")
+            dash_done = True
+        name = icons.name(entry["symbol"])
+        if entry["key"]:
+            name = f"{name} {entry['argument']}"
+        elif entry["argument"]:
+            name = f"{name} ({icons.name(entry['argument'])})"
+        text = f"{entry['count']} {name}" if entry["count"] > 1 else name
+        if entry["lock"]:
+            text += f" [lock {entry['lock']}]"
+        if entry["to"] not in ("self",) and not entry["argument"]:
+            text += f" → {entry['to']}"
+        parts.append(text)
+    return ", ".join(parts)
+
+
+def render_list(tables: dict[str, Any], fmt: str, theme: str = "standard",
+                overrides: dict[str, str] | None = None) -> str:
+    """The card list per deck, with totals, as HTML, Markdown or CSV."""
+    rows = list_rows(tables)
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["deck", "id", "name", "kind", "copies", "cost", "cost2", "locks",
+                         "keys", "symbols", "defense", "stars", "unique", "text"])
+        for r in rows:
+            defense = "" if not r["defense"] else (
+                f"{r['defense']['name']} {r['defense']['value'] or ''}".strip() +
+                (f" +{r['defense']['bonus']}" if r["defense"]["bonus"] else ""))
+            writer.writerow([r["deck_name"], r["id"], r["name"], r["kind"] or "", r["copies"],
+                             _blank(r["cost"]), _blank(r["cost2"]), " ".join(r["lock_letters"]),
+                             " ".join(r["key_letters"]), r["symbols_text"], defense, r["stars"],
+                             "yes" if r["unique"] else "", str(r["text"].striptags())])
+        return out.getvalue()
+    decks = []
+    for deck in tables["decks"]:
+        deck_rows = [r for r in rows if r["deck"] == deck["id"]]
+        kinds: dict[str, int] = {}
+        for r in deck_rows:
+            kinds[r["kind_name"] or "cards"] = kinds.get(r["kind_name"] or "cards", 0) + \
+                r["copies"]
+        decks.append({"deck": deck, "rows": deck_rows,
+                      "total": sum(r["copies"] for r in deck_rows), "kinds": kinds})
+    template = "list.md.j2" if fmt == "md" else "list.html.j2"
+    return environment(overrides).get_template(template).render(
+        pack=tables["pack"], decks=decks, theme_css=Markup(_theme_css(theme)),
+        base_css=Markup(_template_source("sheet.css")))
+
+
+def _blank(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def render_legend(tables: dict[str, Any], fmt: str = "html", theme: str = "standard",
+                  overrides: dict[str, str] | None = None) -> str:
+    """Every symbol of the pack with its icon and meaning."""
+    icons = _Icons.of(tables)
+    symbols = [{"id": s["id"].split(":")[-1], "name": s["name"], "kind": s["kind"],
+                "meaning": rich_text(s["meaning"], icons), "icon": icons.svg(s["id"])}
+               for s in tables["symbols"]]
+    template = "legend.md.j2" if fmt == "md" else "legend.html.j2"
+    return environment(overrides).get_template(template).render(
+        pack=tables["pack"], symbols=symbols, theme_css=Markup(_theme_css(theme)),
+        base_css=Markup(_template_source("sheet.css")))
+
+
+def render_reference(tables: dict[str, Any], fmt: str = "html", theme: str = "standard",
+                     overrides: dict[str, str] | None = None) -> str:
+    """The turn reference: the rules program's plain-English outline, with icons."""
+    icons = _Icons.of(tables)
+    sections = outline(tables)
+
+    def convert(steps: list[Any]) -> list[dict[str, Any]]:
+        return [{"text": rich_text(s.text, icons), "plain": s.text,
+                 "children": convert(s.children)} for s in steps]
+
+    view = [{"title": s.title, "kind": s.kind, "steps": convert(s.steps)} for s in sections]
+    template = "reference.md.j2" if fmt == "md" else "reference.html.j2"
+    return environment(overrides).get_template(template).render(
+        pack=tables["pack"], sections=view, theme_css=Markup(_theme_css(theme)),
+        base_css=Markup(_template_source("sheet.css")))
+
+
+def render(tables: dict[str, Any], sheet: str, fmt: str, options: PrintOptions,
+           overrides: dict[str, str] | None = None) -> str:
+    """One sheet as text (HTML, Markdown or CSV); PDF is made from the HTML (see pdf)."""
+    if sheet not in SHEETS:
+        raise ValueError(f"unknown sheet '{sheet}'; use one of: {', '.join(SHEETS)}")
+    if fmt not in FORMATS[sheet]:
+        raise ValueError(f"the {sheet} sheet prints as {', '.join(FORMATS[sheet])}, "
+                         f"not {fmt}")
+    source_fmt = "html" if fmt == "pdf" else fmt
+    if sheet == "cards":
+        return render_cards(tables, options, overrides)
+    if sheet == "list":
+        return render_list(tables, source_fmt, options.theme, overrides)
+    if sheet == "legend":
+        return render_legend(tables, source_fmt, options.theme, overrides)
+    return render_reference(tables, source_fmt, options.theme, overrides)

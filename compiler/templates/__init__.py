@@ -1,0 +1,1 @@
+"""Jinja templates and CSS for printable sheets (package data)."""

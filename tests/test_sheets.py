@@ -1,0 +1,232 @@
+"""Printed sheets: golden HTML/Markdown/CSV, and PDFs measured from rendered pixels."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from decklore import cli
+from decklore.compiler import compile_pack
+from decklore.compiler.layout import sheet_layout
+from decklore.compiler.pdf import html_to_pdf
+from decklore.compiler.sheets import PrintOptions, render, rich_text
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "tests" / "golden" / "sheets"
+MINI = ROOT / "tests" / "packs" / "mini"
+DPI = 300
+MM_PER_PX = 25.4 / DPI
+TOLERANCE_MM = 0.2
+
+needs_poppler = pytest.mark.skipif(shutil.which("pdftoppm") is None,
+                                   reason="poppler-utils (pdftoppm, pdfinfo) not installed")
+
+
+@pytest.fixture(scope="module")
+def mini_tables() -> dict[str, Any]:
+    return compile_pack(MINI).tables
+
+
+@pytest.mark.parametrize(("sheet", "fmt"), [
+    ("cards", "html"), ("list", "html"), ("list", "md"), ("list", "csv"),
+    ("legend", "html"), ("legend", "md"), ("reference", "html"), ("reference", "md"),
+])
+def test_golden_sheets(mini_tables: dict[str, Any], sheet: str, fmt: str,
+                       update_golden: bool) -> None:
+    text = render(mini_tables, sheet, fmt, PrintOptions())
+    path = GOLDEN / f"mini-{sheet}.{fmt}"
+    if update_golden:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
+
+
+def test_card_text_tokens_become_icons_and_text_is_escaped(
+        mini_tables: dict[str, Any]) -> None:
+    from decklore.compiler.sheets import _Icons
+
+    html = str(rich_text("Hit <b>{sword}</b> & {nothing}", _Icons.of(mini_tables)))
+    assert html.startswith("Hit &lt;b&gt;<span class=\"icon\" title=\"Sword\"><svg")
+    assert html.endswith("&lt;/b&gt; &amp; {nothing}")
+
+
+def test_templates_run_sandboxed_and_strict(mini_tables: dict[str, Any]) -> None:
+    from jinja2.exceptions import SecurityError, UndefinedError
+
+    hostile = {"legend.html.j2": "{{ pack.__class__.__mro__ }}"}
+    with pytest.raises(SecurityError):
+        render(mini_tables, "legend", "html", PrintOptions(), hostile)
+    with pytest.raises(UndefinedError):
+        render(mini_tables, "legend", "html", PrintOptions(), {"legend.html.j2": "{{ nope }}"})
+
+
+def test_a_pack_template_replaces_the_built_in_one(tmp_path: Path) -> None:
+    pack = tmp_path / "mini"
+    shutil.copytree(MINI, pack)
+    (pack / "templates").mkdir()
+    (pack / "templates" / "legend.md.j2").write_text("custom {{ pack.name }}\n",
+                                                     encoding="utf-8")
+    tables = compile_pack(pack).tables
+    assert tables["templates"] == {"legend.md.j2": "custom {{ pack.name }}\n"}
+    assert render(tables, "legend", "md", PrintOptions(), tables["templates"]) == "custom Mini\n"
+
+
+def test_every_card_copy_is_printed(mini_tables: dict[str, Any]) -> None:
+    html = render(mini_tables, "cards", "html", PrintOptions(duplex="none"))
+    copies = sum(c["copies"] for c in mini_tables["cards"])
+    assert html.count('<div class="slot"') == copies
+
+
+def test_backs_are_on_their_own_pages(mini_tables: dict[str, Any]) -> None:
+    html = render(mini_tables, "cards", "html", PrintOptions())
+    assert html.count('class="page page-face"') == 1
+    assert html.count('class="page page-back"') == 1
+    back_page = html.split('class="page page-back"')[1]
+    assert 'class="mark' not in back_page  # no crop marks on backs
+
+
+# --- PDFs, measured ----------------------------------------------------------------------
+
+
+def _pdfinfo(path: Path) -> dict[str, str]:
+    out = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True)
+    return dict(line.split(":", 1) for line in out.stdout.splitlines() if ":" in line)
+
+
+def _page_pixels(pdf: Path, page: int, tmp_path: Path) -> tuple[int, int, bytes]:
+    """A page as 8-bit grey pixels (PGM), at DPI."""
+    stem = tmp_path / f"page{page}"
+    subprocess.run(["pdftoppm", "-r", str(DPI), "-gray", "-f", str(page), "-l", str(page),
+                    str(pdf), str(stem)], check=True)
+    (image,) = tmp_path.glob(f"page{page}*.pgm")
+    data = image.read_bytes()
+    header, rest = data.split(b"\n", 1)
+    assert header == b"P5"
+    size, rest = rest.split(b"\n", 1)
+    width, height = (int(v) for v in size.split())
+    _, pixels = rest.split(b"\n", 1)
+    image.unlink()
+    return width, height, pixels
+
+
+def _dark_runs(values: list[int], threshold: int = 128) -> list[tuple[int, int]]:
+    runs: list[tuple[int, int]] = []
+    start = None
+    for i, v in enumerate(values):
+        if v < threshold and start is None:
+            start = i
+        elif v >= threshold and start is not None:
+            runs.append((start, i - 1))
+            start = None
+    if start is not None:
+        runs.append((start, len(values) - 1))
+    return runs
+
+
+def _mm(px: float) -> float:
+    return px * MM_PER_PX
+
+
+@pytest.fixture(scope="module")
+def mini_pdf(tmp_path_factory: pytest.TempPathFactory, mini_tables: dict[str, Any]) -> Path:
+    path = tmp_path_factory.mktemp("pdf") / "cards.pdf"
+    path.write_bytes(html_to_pdf(render(mini_tables, "cards", "html", PrintOptions())))
+    return path
+
+
+@needs_poppler
+def test_pdf_page_size_and_count(mini_pdf: Path) -> None:
+    info = _pdfinfo(mini_pdf)
+    assert info["Pages"].strip() == "2"  # one face page, one back page
+    assert info["Page size"].strip().startswith("595.276 x 841.89 pts")
+
+
+@needs_poppler
+def test_pdf_letter_page_size(mini_tables: dict[str, Any], tmp_path: Path) -> None:
+    path = tmp_path / "letter.pdf"
+    path.write_bytes(html_to_pdf(render(mini_tables, "cards", "html",
+                                        PrintOptions(paper="letter", duplex="none"))))
+    info = _pdfinfo(path)
+    assert info["Pages"].strip() == "1"
+    assert info["Page size"].strip().startswith("612 x 792 pts")
+
+
+@needs_poppler
+def test_pdf_card_edges_are_where_the_layout_says(mini_pdf: Path, tmp_path: Path) -> None:
+    layout = sheet_layout("a4", "poker")
+    width, _, pixels = _page_pixels(mini_pdf, 1, tmp_path)
+    first = layout.face_boxes()[0]
+    row_y = round((first.y + first.h / 2) / MM_PER_PX)
+    row = list(pixels[row_y * width:(row_y + 1) * width])
+    runs = _dark_runs(row)
+    assert abs(_mm(runs[0][0]) - first.x) <= TOLERANCE_MM  # left edge of the first card
+    last = layout.face_boxes()[2]
+    assert abs(_mm(runs[-1][1] + 1) - last.right) <= TOLERANCE_MM  # right edge of the third
+    column_x = round((first.x + first.w / 2) / MM_PER_PX)
+    column = [pixels[y * width + column_x] for y in range(len(pixels) // width)]
+    top = next(s for s, _ in _dark_runs(column) if _mm(s) > first.y - 1.0)
+    assert abs(_mm(top) - first.y) <= TOLERANCE_MM
+
+
+@needs_poppler
+def test_pdf_crop_marks_are_in_the_margin_and_thick_enough(mini_pdf: Path,
+                                                           tmp_path: Path) -> None:
+    layout = sheet_layout("a4", "poker")
+    width, _, pixels = _page_pixels(mini_pdf, 1, tmp_path)
+    mark = layout.crop_marks()[0]  # a vertical mark above the first cut line
+    y = round(((mark.y1 + mark.y2) / 2) / MM_PER_PX)
+    row = list(pixels[y * width:(y + 1) * width])
+    centres = [_mm((a + b + 1) / 2) for a, b in _dark_runs(row, threshold=160)]
+    xs, _ = layout.cut_positions()
+    for x in xs:
+        assert any(abs(c - x) <= TOLERANCE_MM for c in centres), (x, centres)
+    clear_y = round((layout.margin_y - 0.5) / MM_PER_PX)  # inside the 1 mm clearance
+    clear_row = list(pixels[clear_y * width:(clear_y + 1) * width])
+    assert _dark_runs(clear_row, threshold=160) == []
+
+
+@needs_poppler
+def test_pdf_back_page_has_no_crop_marks(mini_pdf: Path, tmp_path: Path) -> None:
+    layout = sheet_layout("a4", "poker")
+    width, _, pixels = _page_pixels(mini_pdf, 2, tmp_path)
+    mark = layout.crop_marks()[0]
+    y = round(((mark.y1 + mark.y2) / 2) / MM_PER_PX)
+    assert _dark_runs(list(pixels[y * width:(y + 1) * width]), threshold=160) == []
+
+
+@needs_poppler
+def test_print_shop_pdf_has_real_bleed(mini_tables: dict[str, Any], tmp_path: Path) -> None:
+    path = tmp_path / "shop.pdf"
+    path.write_bytes(html_to_pdf(render(mini_tables, "cards", "html",
+                                        PrintOptions(print_shop=True))))
+    out = subprocess.run(["pdfinfo", "-box", str(path)], capture_output=True, text=True,
+                         check=True).stdout
+    boxes = {line.split(":")[0].strip(): [float(v) for v in line.split(":")[1].split()]
+             for line in out.splitlines() if line.strip().endswith(tuple("0123456789"))
+             and line.split(":")[0].strip() in ("MediaBox", "TrimBox", "BleedBox")}
+    pt = 72 / 25.4
+    media, trim = boxes["MediaBox"], boxes["TrimBox"]
+    assert media[2] - media[0] == pytest.approx((63.5 + 6) * pt, abs=0.2)
+    assert trim[2] - trim[0] == pytest.approx(63.5 * pt, abs=0.2)
+    assert trim[0] - media[0] == pytest.approx(3 * pt, abs=0.2)
+
+
+def test_print_command_writes_html_and_refuses_bad_layouts(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "list.md"
+    result = runner.invoke(cli, ["print", str(MINI), "--sheet", "list", "--format", "md",
+                                 "-o", str(out), "--no-cache"])
+    assert result.exit_code == 0, result.output
+    assert out.read_text(encoding="utf-8").startswith("# Mini: card list")
+    bad = runner.invoke(cli, ["print", str(MINI), "--sheet", "cards", "--format", "html",
+                              "--card-size", "200x300", "-o", str(tmp_path / "x.html"),
+                              "--no-cache"])
+    assert bad.exit_code == 1
+    assert "need" in bad.output and "but the paper is 210×297 mm" in bad.output
+    wrong = runner.invoke(cli, ["print", str(MINI), "--sheet", "cards", "--format", "csv"])
+    assert wrong.exit_code == 2
