@@ -92,7 +92,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("matched", ("symbol", "player", "cards", "cards"), "number",
             "Matched sets: how many pairs of the symbol can be formed with one symbol from the "
             "first cards and one from the second, each symbol used once.",
-            "the {0} sets {1} matches between {2} and {3}"),
+            "the number of {0} sets matched for {1} between {2} and {3}"),
     Builtin("blocks_on", ("symbol", "player"), "number",
             "How many blocks of a symbol the player receives (from their own arrows and "
             "from opponents' cards).", "the {0} blocks on {1}"),

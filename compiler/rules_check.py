@@ -173,8 +173,8 @@ class RulesChecker:
         elif isinstance(decl, n.DefineDecl):
             params = decl.params or ()
             scope = _Scope({p: "any" for p in params})
-            _, body = self._expr(decl.body, scope)
-            ir["defines"][decl.name] = {"params": list(params), "body": body,
+            kind, body = self._expr(decl.body, scope)
+            ir["defines"][decl.name] = {"params": list(params), "body": body, "type": kind,
                                         "at": self._origin(decl.span)}
         elif isinstance(decl, n.ActionDecl):
             params = decl.params or ()

@@ -35,6 +35,19 @@ class Section:
 _COMPARE = {"eq": "is", "ne": "is not", "lt": "is less than", "le": "is at most",
             "gt": "is more than", "ge": "is at least"}
 _ARITH = {"add": "+", "sub": "−", "mul": "×", "div": "÷", "mod": "mod"}
+_EVENTS = {"destroyed": "a card {} is destroyed", "played": "a card {} is played",
+           "stacked": "a card {} is stacked on {}", "tucked": "a card {} is tucked under {}",
+           "drawn": "a card {} is drawn", "revealed": "a card {} is revealed",
+           "turn_start": "the turn of {} starts", "turn_end": "the turn of {} ends"}
+
+
+def _lower_first(text: str) -> str:
+    """'Draw pile' -> 'draw pile' for use inside a sentence; 'ERA deck' stays."""
+    if len(text) > 1 and text[0].isupper() and not text[1].isupper():
+        return text[0].lower() + text[1:]
+    return text
+
+
 _END = {"turn": "End the turn now.", "round": "End the round now.",
         "phase": "End this phase now.", "game": "The game ends now."}
 
@@ -46,9 +59,11 @@ class English:
         rules = tables.get("rules") or {}
         self.rules = rules
         self.consts = rules.get("consts", {})
+        self.defines = rules.get("defines", {})
         self.actions = rules.get("actions", {})
         self.labels: dict[str, str] = {
-            str(z["name"]): str(z["label"]) for key in ("zones", "counters", "flags")
+            str(z["name"]): _lower_first(str(z["label"])) for key in ("zones", "counters",
+                                                                     "flags")
             for z in rules.get(key, [])}
         self.kinds: dict[str, str] = {str(k["id"]): str(k["name"])
                                       for k in tables.get("card_kinds", [])}
@@ -92,9 +107,12 @@ class English:
         name = str(e["name"]).replace("_", " ")
         if not e["args"]:
             return name
+        args = [self.expr(a) for a in e["args"]]
+        if self.defines.get(e["name"], {}).get("type") == "bool":
+            return f"“{name}” holds for {' and '.join(args)}"
         if len(e["args"]) == 1:
             return f"{self._owner(e['args'][0])} {name}"
-        return f"{name} of {', '.join(self.expr(a) for a in e['args'])}"
+        return f"{name} of {', '.join(args)}"
 
     def _e_symbol(self, e: IR) -> str:
         return "{" + str(e["id"]).split(":")[-1] + "}"
@@ -115,10 +133,15 @@ class English:
 
     def _e_call(self, e: IR) -> str:
         builtin = BUILTINS.get(e["fn"])
-        args = [self.expr(a) for a in e["args"]]
+        args = [self._argument(a) for a in e["args"]]
         if builtin is None:
             return f"{e['fn']}({', '.join(args)})"
         return builtin.english.format(*args).replace("you's", "your")
+
+    def _argument(self, e: IR) -> str:
+        """An argument inside a builtin's sentence: arithmetic gets brackets."""
+        text = self.expr(e)
+        return f"({text})" if e["op"] in ("add", "sub", "mul", "div", "mod", "if") else text
 
     def _e_field(self, e: IR) -> str:
         name = self.fields.get(e["name"], e["name"].replace("_", " "))
@@ -128,9 +151,11 @@ class English:
         return f"{self._owner(e['of'])} {self.labels.get(e['name'], e['name'])}"
 
     def _e_flag(self, e: IR) -> str:
-        subject = "you are" if e["of"] and e["of"]["op"] == "me" else \
-            f"{self.expr(e['of'])} is"
-        return f"{subject} {self.labels.get(e['name'], e['name'])}"
+        label = self.labels.get(e["name"], e["name"])
+        if e["of"] is None:
+            return f"“{label}” is marked"
+        where = "for" if e["of"]["op"] in ("me", "local") else "on"
+        return f"“{label}” is marked {where} {self.expr(e['of'])}"
 
     def _e_member(self, e: IR) -> str:
         return f"the {e['name'].replace('_', ' ')} of {self.expr(e['of'])}"
@@ -142,10 +167,15 @@ class English:
         return f"minus {self.expr(e['x'])}"
 
     def _e_and(self, e: IR) -> str:
-        return f"{self.expr(e['a'])} and {self.expr(e['b'])}"
+        return f"{self._grouped(e['a'], 'or')} and {self._grouped(e['b'], 'or')}"
 
     def _e_or(self, e: IR) -> str:
-        return f"{self.expr(e['a'])} or {self.expr(e['b'])}"
+        return f"{self._grouped(e['a'], 'and')} or {self._grouped(e['b'], 'and')}"
+
+    def _grouped(self, e: IR, other: str) -> str:
+        """Bracket an 'or' inside an 'and' (and the reverse), so the reading is clear."""
+        text = self.expr(e)
+        return f"({text})" if e["op"] == other else text
 
     def _compare(self, e: IR) -> str:
         return f"{self.expr(e['a'])} {_COMPARE[e['op']]} {self.expr(e['b'])}"
@@ -248,10 +278,20 @@ class English:
     def _s_set(self, s: IR) -> Step:
         if s["value"] is not None:
             return Step(f"Set {self._target(s)} to {self.expr(s['value'])}.")
-        return Step(f"Mark {self._target(s)}.")
+        return Step(f"Mark “{self.labels.get(s['name'], s['name'])}”{self._on(s)}.")
 
     def _s_clear(self, s: IR) -> Step:
-        return Step(f"Clear {self._target(s)}.")
+        if s["kind"] == "flag":
+            return Step(f"Remove the mark “{self.labels.get(s['name'], s['name'])}”"
+                        f"{self._on(s, 'from')}.")
+        return Step(f"Set {self._target(s)} back to its start.")
+
+    def _on(self, s: IR, word: str = "") -> str:
+        if s["of"] is None:
+            return ""
+        of = s["of"]
+        who = "you" if of["op"] == "me" else self.expr(of)
+        return f" {word or ('for' if of['op'] in ('me', 'local') else 'on')} {who}"
 
     def _s_pay(self, s: IR) -> Step:
         parts = []
@@ -273,7 +313,11 @@ class English:
     def _s_call(self, s: IR) -> Step:
         action = self.actions.get(s["action"], {})
         label = action.get("label", s["action"].replace("_", " "))
-        return Step(f"{label[:1].upper()}{label[1:]} (see “{label}”).")
+        params = action.get("params", [])
+        given = ", ".join(f"{p} = {self.expr(a)}" for p, a in zip(params, s["args"],
+                                                                   strict=False))
+        with_args = f", with {given}" if given else ""
+        return Step(f"{label[:1].upper()}{label[1:]} (see “{label}”{with_args}).")
 
     def _s_end(self, s: IR) -> Step:
         return Step(_END[s["period"]])
@@ -385,8 +429,10 @@ def outline(tables: dict[str, Any]) -> list[Section]:
         for trigger in rules["triggers"]:
             params = ", ".join(trigger["params"])
             where = f", if {english.expr(trigger['where'])}" if trigger["where"] else ""
-            steps.append(Step(f"Whenever {trigger['event'].replace('_', ' ')} ({params})"
-                              f"{where}:", english.steps(trigger["body"])))
+            event = _EVENTS.get(trigger["event"], trigger["event"] + " ({})")
+            steps.append(Step(f"Whenever {event.format(*trigger['params'])}{where}:",
+                              english.steps(trigger["body"])))
+            del params
         sections.append(Section("Whenever…", steps, kind="triggers"))
     end_steps = []
     for outcome in rules["outcomes"]:
