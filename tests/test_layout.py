@@ -136,3 +136,14 @@ def test_print_shop_page_is_card_plus_bleed() -> None:
     assert shop.safe_box == Box(6.0, 6.0, 57.5, 82.9)
     eighth = PrintShopLayout((63.5, 88.9), bleed=3.175)
     assert eighth.page == (69.85, 95.25)
+
+
+def test_cli_knows_the_same_names_as_the_layout() -> None:
+    from decklore import BLEEDS as CLI_BLEEDS
+    from decklore import CARD_SIZES as CLI_CARD_SIZES
+    from decklore import PAPERS as CLI_PAPERS
+    from decklore.compiler.layout import BLEEDS, CARD_SIZES, PAPERS
+
+    assert tuple(PAPERS) == CLI_PAPERS
+    assert tuple(CARD_SIZES) == CLI_CARD_SIZES
+    assert tuple(b for b in BLEEDS if b != "none") == CLI_BLEEDS
