@@ -196,12 +196,17 @@ def _print_options(paper: str, card_size: str, duplex: str, back_offset: str, th
                         bleed=BLEEDS[bleed], alignment_page=alignment_page)
 
 
+# The names printing options accept, kept here so importing decklore stays light (importing
+# decklore.runtime must not load the compiler); a test checks they match compiler.layout.
+PAPERS = ("a4", "letter")
+CARD_SIZES = ("poker", "bridge", "tarot", "euro", "mini")
+BLEEDS = ("3mm", "1/8in")
+
+
 def print_options(func: F) -> F:
     """The options every printing command shares."""
-    from decklore.compiler.layout import BLEEDS, CARD_SIZES, PAPERS
-
     options = [
-        click.option("--paper", type=click.Choice(list(PAPERS)), default="a4",
+        click.option("--paper", type=click.Choice(PAPERS), default="a4",
                      show_default=True, help="Paper size."),
         click.option("--card-size", default="poker", show_default=True,
                      help=f"{', '.join(CARD_SIZES)}, or WIDTHxHEIGHT in mm."),
@@ -214,7 +219,7 @@ def print_options(func: F) -> F:
                      default="standard", show_default=True, help="Colour theme."),
         click.option("--print-shop", is_flag=True,
                      help="One card a page with real bleed and a safe zone, for print shops."),
-        click.option("--bleed", type=click.Choice([b for b in BLEEDS if b != "none"]),
+        click.option("--bleed", type=click.Choice(BLEEDS),
                      default="3mm", show_default=True, help="Bleed in print-shop mode."),
         click.option("--alignment-page", is_flag=True,
                      help="Add a duplex alignment test page to the card sheet."),

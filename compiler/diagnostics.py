@@ -54,6 +54,8 @@ class Span:
 
 
 NO_SPAN = Span("<unknown>", 0, 0)
+SNIPPET_WIDTH = 160
+"""Source lines longer than this are shown as a window around the caret."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,14 +207,22 @@ def render(
     source = sources.line(d.span.file, d.span.line) if (snippet and sources) else None
     if source is not None:
         text = source.expandtabs(1).rstrip()
-        gutter = f"{d.span.line:>4} | "
-        lines.append(gutter + text)
         start = max(d.span.column, 1)
         if d.span.end_line == d.span.line and d.span.end_column > start:
             width = d.span.end_column - start
         else:
             width = 1
         width = max(1, min(width, max(1, len(text) - start + 1)))
+        if len(text) > SNIPPET_WIDTH:  # show a window around the caret, marked with '…'
+            left = max(0, start - 1 - SNIPPET_WIDTH // 2)
+            shown = text[left:left + SNIPPET_WIDTH]
+            prefix = "…" if left > 0 else ""
+            suffix = "…" if left + SNIPPET_WIDTH < len(text) else ""
+            text = prefix + shown + suffix
+            start = start - left + len(prefix)
+            width = max(1, min(width, SNIPPET_WIDTH - (start - 1 - len(prefix))))
+        gutter = f"{d.span.line:>4} | "
+        lines.append(gutter + text)
         lines.append(" " * (len(gutter) - 2) + "| " + " " * (start - 1) + "^" * width)
     for span, message in d.notes:
         lines.append(f"  note: {span}: {message}")

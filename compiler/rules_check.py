@@ -133,6 +133,8 @@ class RulesChecker:
             name, kind = decl.name, "define"
         elif isinstance(decl, n.ActionDecl):
             name, kind = decl.name, "action"
+        if isinstance(decl, n.ScoreDecl):
+            self.player_var = decl.player  # the tiebreak reads the score's player name
         if name is None:
             return
         if name in self.decls:
@@ -199,7 +201,6 @@ class RulesChecker:
             if ir["score"] is not None:
                 self.diags.error("R100", "the game already has a score", decl.span,
                                  "keep one 'score' declaration")
-            self.player_var = decl.player
             _, value = self._typed(decl.expr, _Scope({decl.player: "player"}), "number")
             ir["score"] = {"player": decl.player, "value": value, "at": self._origin(decl.span)}
         elif isinstance(decl, n.TiebreakDecl):
@@ -651,7 +652,12 @@ class RulesChecker:
             cond = self._condition(e.condition, scope)
             then_type, then = self._expr(e.then, scope)
             else_type, orelse = self._expr(e.orelse, scope)
-            kind = then_type if then_type == else_type else "any"
+            if not (_compatible(then_type, else_type) or _compatible(else_type, then_type)):
+                self.diags.error("R150", f"the two values of this 'if' differ: "
+                                 f"{_a(then_type)} and {_a(else_type)}", e.span,
+                                 "give both branches the same kind of value")
+            kind = then_type if then_type == else_type else (
+                else_type if then_type == "any" else then_type if else_type == "any" else "any")
             return kind, {"op": "if", "cond": cond, "then": then, "else": orelse}
         if isinstance(e, n.Aggregate):
             return self._aggregate(e, scope)
@@ -837,9 +843,13 @@ class RulesChecker:
         if kind == "value":
             options |= set(VALUE_MEMBERS)
         options |= {d for d, v in self.decls.items() if v.kind in ("counter", "flag")}
-        self.diags.error("R114", f"{_a(kind)} has no '{name}'", e.span,
-                         suggest(name, options) or "card fields are declared under "
-                         "card_fields in pack.yaml; counters and flags in the rules")
+        options.discard(name)
+        if decl is not None and decl.kind in ("counter", "flag"):
+            hint = f"'{name}' is kept per {self._per(decl.node)}: read it from one"
+        else:
+            hint = suggest(name, options) or ("card fields are declared under card_fields "
+                                              "in pack.yaml; counters and flags in the rules")
+        self.diags.error("R114", f"{_a(kind)} has no '{name}'", e.span, hint)
         return "any", {"op": "none"}
 
     # --- warnings ------------------------------------------------------------------------
@@ -876,7 +886,7 @@ def _a(kind: str) -> str:
 def _type_hint(wanted: str, actual: str) -> str:
     if wanted == "bool" and actual == "number":
         return "compare it, as in '... > 0'"
-    if wanted == "number" and actual in ("cards", "card"):
+    if wanted == "number" and actual in ("cards", "card", "zone"):
         return "count cards with size(...) or count(c in ... where ...)"
     if wanted == "player" and actual == "players":
         return "choose one of them, or go through them with 'for each'"

@@ -456,7 +456,8 @@ def parse_rules(text: str, file: str, diags: Diagnostics) -> n.Program:
 
 def _dedent_line(text: str) -> int:
     widths: list[int] = [0]
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.expandtabs(_Indenter.tab_len)
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         width = len(line) - len(line.lstrip())
@@ -489,17 +490,29 @@ def _terminal_text() -> dict[str, str]:
 
 
 def _expected(names: set[str] | frozenset[str]) -> str:
+    """The tokens a parser state accepts, most telling first: closing brackets and line
+    ends, then values, then keywords, then operators; long lists end in '...'."""
     words: set[str] = set()
     for name in names:
         if name in _EXPECT_WORDS:
             words.add(_EXPECT_WORDS[name])
-        elif name in _terminal_text() and not name.isalpha():
+        elif name in _terminal_text():
             words.add(_terminal_text()[name])
         elif name.isupper() and name.isalpha() and name.lower() in KEYWORDS:
             words.add(f"'{name.lower()}'")
         else:
             words.add(name.lower())
-    ordered = sorted(words)
+
+    def rank(word: str) -> tuple[int, str]:
+        if word in ("')'", "':'", "']'", "'..'", "the end of the line", "an indented block"):
+            return (0, word)
+        if not word.startswith("'"):
+            return (1, word)
+        if word[1:-1].isalpha():
+            return (2, word)
+        return (3, word)
+
+    ordered = sorted(words, key=rank)
     if len(ordered) > 6:
         ordered = [*ordered[:6], "..."]
     return ordered[0] if len(ordered) == 1 else ", ".join(ordered[:-1]) + " or " + ordered[-1]
@@ -520,6 +533,9 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str) -> Any:
             return make("'==' is not an operator here", "compare with a single '='")
         if char == "'":
             return make("texts are quoted with double quotes", 'write "like this"')
+        if char == '"':
+            return make("this text has no closing quote",
+                        'end the text with " on the same line')
         return make(f"unexpected character {char!r}",
                     "names are lowercase letters, digits and '_'; texts are in double quotes")
     assert isinstance(exc, UnexpectedToken)
@@ -530,10 +546,13 @@ def _syntax_error(exc: UnexpectedInput, text: str, file: str) -> Any:
         return make("unexpected indentation", "indent only the lines of a block, after a "
                     "line ending in ':'", col=token.end_column or column,
                     ln=token.end_line or line)
-    if token.type == "EQUAL" and text[(token.start_pos or 1) - 1] == "=":
+    if token.type == "EQUAL" and (token.start_pos or 0) > 0 and \
+            text[(token.start_pos or 0) - 1] == "=":
         return make("'==' is not an operator", "compare with a single '='", col=column - 1)
     if found == "if" and text[:token.start_pos].rstrip().endswith("else"):
-        return make("'else if' is written 'elif'", "write 'elif CONDITION:'", col=column - 5)
+        at = text.rfind("else", 0, token.start_pos or 0)
+        return make("'else if' is written 'elif'", "write 'elif CONDITION:'",
+                    col=at - (text.rfind("\n", 0, at) + 1) + 1)
     if token.type == "_NL" and "COLON" in expected:
         return make("a block header ends with ':'", "add ':' at the end of the line",
                     col=column)

@@ -104,12 +104,23 @@ def test_compile_json_format_prints_only_json(in_tmp: Path, mini_pack: Path) -> 
 
 
 def test_build_writes_into_a_folder_named_for_the_pack(in_tmp: Path, mini_pack: Path) -> None:
-    result = run("build", "mini", "-o", "dist")
+    result = run("build", "mini", "-o", "dist", "--no-sheets")
     assert result.exit_code == 0, result.output
     target = in_tmp / "dist" / "mini" / "tables.json"
     assert target.is_file()
     assert result.stdout == ("built Mini 0.1.0: 1 decks, 4 cards (7 with copies)\n"
                              "  dist/mini/tables.json\n")
+
+
+def test_build_writes_every_sheet(in_tmp: Path, mini_pack: Path) -> None:
+    result = run("build", "mini", "-o", "dist")
+    assert result.exit_code == 0, result.output
+    written = sorted(p.name for p in (in_tmp / "dist" / "mini").iterdir())
+    assert written == sorted([
+        "tables.json", "cards.pdf", "cards.html", "list.pdf", "list.html", "list.md",
+        "list.csv", "reference.pdf", "reference.html", "reference.md", "legend.pdf",
+        "legend.html", "legend.md"])
+    assert (in_tmp / "dist" / "mini" / "cards.pdf").read_bytes().startswith(b"%PDF")
 
 
 def test_build_broken_writes_nothing(in_tmp: Path,

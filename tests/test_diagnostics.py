@@ -833,6 +833,16 @@ mini/pack.yaml:35:5: error[E141]: path 'decks\\one.yaml' leaves the pack folder
         id="E141-backslash",
     ),
     pytest.param(
+        {"templates/big.css": "x" * (256 * 1024 + 1) + "\n"},
+        """\
+mini/templates/big.css:1:1: error[E143]: template 'templates/big.css' is too large (the limit is 262,144 bytes)
+   1 | """ + "x" * 160 + """…
+     | ^
+  hint: split it, or move shared parts into a macro file
+1 error.""",
+        id="E143-template-too-large",
+    ),
+    pytest.param(
         {"icons/coin.svg": '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>\n'},
         """\
 mini/pack.yaml:9:50: error[E142]: icon 'icons/coin.svg' contains <script>, which is not allowed

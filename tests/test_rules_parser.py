@@ -666,9 +666,6 @@ def test_mutations_of_a_real_file_give_a_program_and_diagnostics(text: str) -> N
 # --- bugs found while writing these ---------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="BUG rules_parser._syntax_error reads the character "
-                   "before an '=' as text[(start_pos or 1) - 1], so an '=' at offset 0 is "
-                   "taken for '==' and reported at column 0")
 def test_equals_opening_the_file() -> None:
     _, diags = parse("= 3\n")
     (d,) = diags
