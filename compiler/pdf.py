@@ -36,10 +36,23 @@ def html_to_pdf(html: str, engine: str = "weasyprint") -> bytes:
     raise PdfError(f"unknown PDF engine '{engine}'; use one of: {', '.join(ENGINES)}")
 
 
-def _no_fetch(url: str, timeout: int = 10, ssl_context: object = None) -> dict[str, object]:
-    # Sheets are self-contained (icons are inline); refusing every fetch keeps an untrusted
-    # pack's template from reading local files or reaching the network.
-    raise ValueError(f"sheets may not load external resources ({url[:60]})")
+def _fetcher() -> object:
+    """A URL fetcher that serves only ``data:`` URLs.
+
+    Sheets are self-contained (icons are inline), so refusing every other scheme keeps an
+    untrusted pack's template from reading local files or reaching the network.
+    """
+    from weasyprint import urls
+
+    if hasattr(urls, "URLFetcher"):  # WeasyPrint 66 and newer
+        return urls.URLFetcher(allowed_protocols={"data"})
+
+    def fetch(url: str, timeout: int = 10, ssl_context: object = None) -> object:
+        if url.startswith("data:"):
+            return urls.default_url_fetcher(url)
+        raise ValueError(f"sheets may not load external resources ({url[:60]})")
+
+    return fetch
 
 
 def _weasyprint(html: str) -> bytes:
@@ -48,7 +61,7 @@ def _weasyprint(html: str) -> bytes:
     except ImportError as exc:  # pragma: no cover - weasyprint is a dependency
         raise PdfError(f"WeasyPrint is not available ({exc}); install decklore's "
                        "dependencies, or use --engine chromium") from None
-    document = weasyprint.HTML(string=html, url_fetcher=_no_fetch, base_url="about:blank")
+    document = weasyprint.HTML(string=html, url_fetcher=_fetcher(), base_url="about:blank")
     data: bytes = document.write_pdf()
     return data
 

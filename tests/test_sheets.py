@@ -230,3 +230,11 @@ def test_print_command_writes_html_and_refuses_bad_layouts(tmp_path: Path) -> No
     assert "need" in bad.output and "but the paper is 210×297 mm" in bad.output
     wrong = runner.invoke(cli, ["print", str(MINI), "--sheet", "cards", "--format", "csv"])
     assert wrong.exit_code == 2
+
+
+def test_pdf_engine_fetches_nothing_from_disk_or_network(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.png"
+    secret.write_bytes(b"not an image")
+    html = (f'<html><body><img src="{secret.as_uri()}"><img src="http://127.0.0.1:9/x.png">'
+            '<p>ok</p></body></html>')
+    assert html_to_pdf(html).startswith(b"%PDF")  # refused quietly, the page still prints
