@@ -238,3 +238,17 @@ def test_pdf_engine_fetches_nothing_from_disk_or_network(tmp_path: Path) -> None
     html = (f'<html><body><img src="{secret.as_uri()}"><img src="http://127.0.0.1:9/x.png">'
             '<p>ok</p></body></html>')
     assert html_to_pdf(html).startswith(b"%PDF")  # refused quietly, the page still prints
+
+
+@needs_poppler
+@pytest.mark.skipif(shutil.which("chromium") is None, reason="Chromium is not installed")
+def test_chromium_engine_prints_the_same_page_size(mini_tables: dict[str, Any],
+                                                   tmp_path: Path) -> None:
+    path = tmp_path / "chromium.pdf"
+    path.write_bytes(html_to_pdf(render(mini_tables, "cards", "html",
+                                        PrintOptions(duplex="none")), "chromium"))
+    info = _pdfinfo(path)
+    assert info["Pages"].strip() == "1"
+    width, height = (float(v) for v in info["Page size"].split("pts")[0].split(" x "))
+    assert width == pytest.approx(595.276, abs=0.5)  # Chromium rounds to 1/100 inch
+    assert height == pytest.approx(841.89, abs=0.5)
