@@ -261,19 +261,23 @@ class English:
             return f"your {label}"
         return f"{self.expr(s['of'])}'s {label}"
 
-    def _s_gain(self, s: IR) -> Step:
+    def _amount(self, verb: str, s: IR) -> str:
+        """'Gain 2 money tokens' for plain numbers; 'Gain money tokens equal to ...' else."""
         label = self.labels.get(s["name"], s["name"])
         amount = self.expr(s["amount"])
+        if s["amount"]["op"] in ("int", "const", "local"):
+            return f"{verb} {amount} {label}"
+        return f"{verb} {label} equal to {amount}"
+
+    def _s_gain(self, s: IR) -> Step:
         if s["of"] is None or s["of"]["op"] == "me":
-            return Step(f"Gain {amount} {label}.")
-        return Step(f"Add {amount} to {self._target(s)}.")
+            return Step(self._amount("Gain", s) + ".")
+        return Step(f"Add {self._argument(s['amount'])} to {self._target(s)}.")
 
     def _s_spend(self, s: IR) -> Step:
-        label = self.labels.get(s["name"], s["name"])
-        amount = self.expr(s["amount"])
         if s["of"] is None or s["of"]["op"] == "me":
-            return Step(f"Spend {amount} {label}.")
-        return Step(f"Take {amount} from {self._target(s)}.")
+            return Step(self._amount("Spend", s) + ".")
+        return Step(f"Take {self._argument(s['amount'])} from {self._target(s)}.")
 
     def _s_set(self, s: IR) -> Step:
         if s["value"] is not None:
