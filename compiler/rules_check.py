@@ -523,8 +523,8 @@ class RulesChecker:
             _, value = self._expr(src.source, scope)
             if value.get("op") != "counter":
                 self.diags.error("R142", "a cost is paid from a zone or a counter",
-                                 src.source.span, "name a zone such as build(me), or a "
-                                 "counter such as me.money")
+                                 src.source.span, "name a zone such as ZONE(me), or a "
+                                 "counter such as me.COUNTER")
             out = {"counter": value}
         else:
             out = {"zone": self._zone(src.source, scope, filling=False)}
@@ -535,7 +535,7 @@ class RulesChecker:
                     or len(self.decls[src.valued.id].node.params or ()) != 1):
                 self.diags.error("R142", "'valued' names a definition with one parameter, "
                                  "the card", src.valued.span,
-                                 "declare 'define worth(c) = ...' and write 'valued worth'")
+                                 "declare 'define value_of(c) = ...' and write 'valued value_of'")
             else:
                 self.decls[src.valued.id].used = True
                 out["valued"] = src.valued.id
@@ -603,14 +603,14 @@ class RulesChecker:
         kind, ir = self._expr(expr, scope)
         if kind not in ("card", "cards", "zone", "any"):
             self.diags.error("R150", f"expected cards here, but this is {_a(kind)}", expr.span,
-                             "name a card, or cards such as top(draw(me), 2)")
+                             "name a card, or cards such as top(ZONE(me), 2)")
         return ir
 
     def _collection(self, expr: n.Expr, scope: _Scope) -> tuple[str, IR]:
         kind, ir = self._expr(expr, scope)
         if kind not in ("cards", "zone", "players", "any"):
             self.diags.error("R150", f"expected cards or players to go through, but this is "
-                             f"{_a(kind)}", expr.span, "name a zone such as hand(me), or "
+                             f"{_a(kind)}", expr.span, "name a zone such as ZONE(me), or "
                              "players()")
         return kind, ir
 
@@ -624,7 +624,7 @@ class RulesChecker:
             self.filled.update(self.decls)  # cannot tell which: assume any zone may fill
         elif len(self.diags.errors) == errors:  # say nothing more about a name already wrong
             self.diags.error("R144", "expected a zone here", expr.span,
-                             "name a zone with its player, such as discard(me)")
+                             "name a zone with its player, such as ZONE(me)")
         return ir
 
     def _expr(self, e: n.Expr, scope: _Scope) -> tuple[str, IR]:
@@ -692,7 +692,7 @@ class RulesChecker:
         if e.func in ("sum", "min", "max"):
             if e.element is None:
                 self.diags.error("R151", f"'{e.func}' needs a value for each item", e.span,
-                                 f"write {e.func}(c.stars for c in ...)")
+                                 f"write {e.func}(c.FIELD for c in ...)")
             else:
                 element = self._typed(e.element, inner, "number")[1]
         elif e.element is not None:

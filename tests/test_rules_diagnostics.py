@@ -1020,7 +1020,7 @@ turn:
 mini/rules/game.rules:3:16: error[R142]: a cost is paid from a zone or a counter
    3 |     pay 3 from me.tired
      |                ^^^^^^^^
-  hint: name a zone such as build(me), or a counter such as me.money
+  hint: name a zone such as ZONE(me), or a counter such as me.COUNTER
 1 error.""",
         id="R142-pay-from-what",
     ),
@@ -1035,7 +1035,7 @@ turn:
 mini/rules/game.rules:5:32: error[R142]: 'valued' names a definition with one parameter, the card
    5 |     pay 3 from hand(me) valued two
      |                                ^^^
-  hint: declare 'define worth(c) = ...' and write 'valued worth'
+  hint: declare 'define value_of(c) = ...' and write 'valued value_of'
 1 error.""",
         id="R142-valued-needs-a-one-parameter-define",
     ),
@@ -1132,7 +1132,7 @@ turn:
 mini/rules/game.rules:3:32: error[R144]: expected a zone here
    3 |     move top_card(hand(me)) to top_card(hand(me))
      |                                ^^^^^^^^^^^^^^^^^^
-  hint: name a zone with its player, such as discard(me)
+  hint: name a zone with its player, such as ZONE(me)
 1 error.""",
         id="R144-expected-a-zone",
     ),
@@ -1185,7 +1185,7 @@ turn:
 mini/rules/game.rules:3:10: error[R150]: expected cards here, but this is a number
    3 |     move 3 to hand(me)
      |          ^
-  hint: name a card, or cards such as top(draw(me), 2)
+  hint: name a card, or cards such as top(ZONE(me), 2)
 1 error.""",
         id="R150-expected-cards",
     ),
@@ -1199,7 +1199,7 @@ turn:
 mini/rules/game.rules:2:19: error[R150]: expected cards or players to go through, but this is a number
    2 |     for each x in 3:
      |                   ^
-  hint: name a zone such as hand(me), or players()
+  hint: name a zone such as ZONE(me), or players()
 1 error.""",
         id="R150-expected-a-collection",
     ),
@@ -1224,7 +1224,7 @@ win p when sum(c in hand(p)) > 0
 mini/rules/game.rules:2:12: error[R151]: 'sum' needs a value for each item
    2 | win p when sum(c in hand(p)) > 0
      |            ^^^^^^^^^^^^^^^^^
-  hint: write sum(c.stars for c in ...)
+  hint: write sum(c.FIELD for c in ...)
 1 error.""",
         id="R151-needs-a-value",
     ),
