@@ -429,6 +429,31 @@ def fmt_command(files: tuple[Path, ...], write: bool, check: bool) -> None:
             click.echo(formatted, nl=False)
 
 
+@cli.group()
+def new() -> None:
+    """Start something new: a pack."""
+
+
+@new.command(name="pack")
+@click.argument("name")
+@click.option("-d", "--dir", "folder", type=click.Path(file_okay=False, path_type=Path),
+              help="Where to write it (default: a folder named for the pack).")
+@_guard
+def new_pack_command(name: str, folder: Path | None) -> None:
+    """Write a small, valid pack called NAME to start a game from."""
+    from decklore.compiler.scaffold import ScaffoldError, new_pack, pack_id
+
+    target = folder or Path(pack_id(name) or "new-pack")
+    try:
+        written = new_pack(name, target)
+    except ScaffoldError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_INVALID)
+    click.echo(f"wrote a new pack '{pack_id(name)}' in {target}/ ({len(written)} files)")
+    click.echo(f"  next: decklore validate {target.as_posix()}   "
+               f"then: decklore build {target.as_posix()}")
+
+
 def main() -> None:
     """Entry point of the ``decklore`` script."""
     cli(prog_name="decklore")

@@ -1,0 +1,1 @@
+"""Starting points that `decklore new` copies (package data)."""
