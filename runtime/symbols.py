@@ -1,0 +1,169 @@
+"""Symbol totals by the pack's symbol rules: stacks, the dash, locks and keys, arrows, blocks.
+
+This is the one place the engine counts symbols (the builtins ``symbols``, ``symbols_on``,
+``printed``, ``matched``, ``has_key``, ``locked_symbols`` and ``blocks_on`` read it).  It
+works on card rows from the tables and knows no game: which symbol is a key or cancels
+others is in each symbol entry (``key``, ``argument``), and which cards cannot lose symbols
+is a predicate the caller passes in.
+
+The rules, as the symbol notation defines them:
+- a unit is a stack of cards; only its top card's symbols count, plus the top card's dash
+  (``per_stacked``) symbols once for each card under it;
+- a symbol locked by a letter counts only while its receiver holds an open key of that
+  letter; keys may themselves be locked, so open keys are found by iterating to a fixed
+  point;
+- an entry's ``to`` says who receives it: ``self`` (the unit's controller) or the
+  controller's opponents;
+- a cancelling symbol (one naming another as its argument) cancels one symbol of that kind
+  for its receiver, never on a card the caller marks as unblockable; the receiver's choice
+  of which unit loses it is not made here (totals do not depend on it).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+Card = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """Cards that act as one: ``cards[0]`` is the bottom card, ``cards[-1]`` the top."""
+
+    cards: tuple[Card, ...]
+    controller: int
+
+    @property
+    def top(self) -> Card:
+        return self.cards[-1]
+
+    @property
+    def stacked(self) -> int:
+        """How many cards lie under the top card."""
+        return len(self.cards) - 1
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One symbol a unit shows, resolved to a count (dash entries already multiplied)."""
+
+    symbol: str
+    count: int
+    lock: str | None
+    key: str | None
+    target: str | None
+    to: str
+    unit: Unit = field(compare=False)
+
+
+def entries(unit: Unit) -> list[Entry]:
+    """The symbols a unit shows, before locks, arrows and blocks."""
+    out = []
+    for item in unit.top["symbols"]:
+        times = unit.stacked if item["per_stacked"] else 1
+        if times <= 0:
+            continue
+        key = item["argument"] if item["key"] else None
+        target = None if item["key"] else item["argument"]
+        out.append(Entry(item["symbol"], item["count"] * times, item["lock"], key, target,
+                         item["to"], unit))
+    return out
+
+
+def printed(symbol: str, card: Card) -> int:
+    """How many of ``symbol`` a card shows, dash included, locked or not."""
+    return sum(item["count"] for item in card["symbols"] if item["symbol"] == symbol)
+
+
+def _receives(entry: Entry, player: int) -> bool:
+    own = entry.unit.controller == player
+    if entry.to == "self":
+        return own
+    if entry.to in ("opponent", "opponents"):
+        return not own
+    return entry.to == "all"
+
+
+@dataclass
+class SymbolView:
+    """Every player's symbol totals for one moment of a game, computed once and reused."""
+
+    units: Sequence[Unit]
+    players: int
+    unblockable: Callable[[Card], bool] = lambda card: False
+    _entries: list[Entry] = field(default_factory=list, init=False)
+    _keys: list[frozenset[str]] = field(default_factory=list, init=False)
+
+    def __post_init__(self) -> None:
+        self._entries = [e for unit in self.units for e in entries(unit)]
+        self._keys = [self._open_keys(p) for p in range(self.players)]
+
+    def _open_keys(self, player: int) -> frozenset[str]:
+        keys: set[str] = set()
+        while True:
+            found = {e.key for e in self._entries
+                     if e.key and _receives(e, player) and (e.lock is None or e.lock in keys)}
+            if found <= keys:
+                return frozenset(keys)
+            keys |= found
+
+    def has_key(self, player: int, letter: str | None) -> bool:
+        """Whether this lock letter is open for the player (no letter is always open)."""
+        return letter is None or letter == "" or letter in self._keys[player]
+
+    def _live(self, entry: Entry, player: int) -> bool:
+        return _receives(entry, player) and self.has_key(player, entry.lock)
+
+    def blocks_on(self, symbol: str, player: int) -> int:
+        """Blocks of ``symbol`` the player receives (open ones only)."""
+        return sum(e.count for e in self._entries
+                   if e.target == symbol and e.key is None and self._live(e, player))
+
+    def total(self, symbol: str, player: int) -> int:
+        """The player's total of ``symbol``: received, unlocked, less the blocks received."""
+        blockable = 0
+        safe = 0
+        for e in self._entries:
+            if e.symbol == symbol and e.target is None and self._live(e, player):
+                if self.unblockable(e.unit.top):
+                    safe += e.count
+                else:
+                    blockable += e.count
+        return safe + max(blockable - self.blocks_on(symbol, player), 0)
+
+    def on_unit(self, symbol: str, unit: Unit) -> int:
+        """What one unit gives its controller of ``symbol`` (unlocked, before blocks)."""
+        return sum(e.count for e in entries(unit)
+                   if e.symbol == symbol and e.target is None
+                   and self._live(e, unit.controller))
+
+    def locked(self, symbol: str, unit: Unit) -> int:
+        """How many of the unit's ``symbol`` are locked shut for its controller now."""
+        return sum(e.count for e in entries(unit)
+                   if e.symbol == symbol and e.lock is not None
+                   and not self.has_key(unit.controller, e.lock))
+
+    def matched(self, symbol: str, player: int, first: Iterable[Unit],
+                second: Iterable[Unit]) -> int:
+        """Sets of ``symbol`` the player forms with one symbol from each group.
+
+        Each symbol serves in one set only, so the sets are the smaller of the two counts.
+        """
+        a = sum(self.on_unit(symbol, u) for u in first if u.controller == player)
+        b = sum(self.on_unit(symbol, u) for u in second if u.controller == player)
+        return min(a, b)
+
+
+def stacked_value(value: Mapping[str, Any] | None, unit: Unit) -> int | None:
+    """A ``symbol_value`` field of a unit: its base value plus the per-stacked amount."""
+    if value is None or value.get("value") is None:
+        return None
+    return int(value["value"]) + int(value.get("per_stacked") or 0) * unit.stacked
+
+
+def counts(view: SymbolView, player: int, symbols: Iterable[str]) -> Counter[str]:
+    """Several totals at once, for observations and agents."""
+    return Counter({s: view.total(s, player) for s in symbols})
