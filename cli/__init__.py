@@ -429,6 +429,39 @@ def fmt_command(files: tuple[Path, ...], write: bool, check: bool) -> None:
             click.echo(formatted, nl=False)
 
 
+@cli.command()
+@click.argument("before")
+@click.argument("after")
+@click.option("--json", "as_json", is_flag=True, help="Print the changes as JSON.")
+@cache_option
+@_guard
+def diff(before: str, after: str, as_json: bool, cache: bool) -> None:
+    """List what changed from pack BEFORE to pack AFTER (folders or tables files)."""
+    import json
+
+    from decklore.compiler.diff import diff_tables, to_text
+
+    sides = []
+    for item in (before, after):
+        path = Path(item)
+        if path.is_file():
+            try:
+                sides.append(json.loads(path.read_bytes()))
+            except (OSError, ValueError) as exc:
+                click.echo(f"error: cannot read tables {item}: {exc}", err=True)
+                sys.exit(EXIT_INVALID)
+            continue
+        result = _compile(item, "text", cache, False)
+        if result is None:
+            sys.exit(EXIT_INVALID)
+        sides.append(result.tables)
+    changes = diff_tables(sides[0], sides[1])
+    if as_json:
+        click.echo(json.dumps(changes.to_json(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(to_text(changes), nl=False)
+
+
 @cli.group()
 def new() -> None:
     """Start something new: a pack."""
