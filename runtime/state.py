@@ -1,0 +1,186 @@
+"""A game's state as plain data: card instances, zones, counters, flags and the generator.
+
+Everything here is ints, strings, lists and dicts, so a state clones with one copy, saves
+to JSON and loads back equal (``docs/design/engine-plan.md``).  The interpreter of the
+rules IR will keep its frames and pending decision in the same state.  Zones, counters
+and flags are the ones the pack's rules declare; this module knows none by name.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from decklore.runtime.rng import Rng
+from decklore.runtime.tables import Tables
+
+STATE_VERSION = 1
+
+
+class StateError(ValueError):
+    """A state or a setup request that cannot be: the message says what and why."""
+
+
+@dataclass
+class GameState:
+    """One game: who plays, where every card instance is, and every counter and flag."""
+
+    players: int
+    seed: int
+    rng: Rng
+    decks: list[str]
+    shared_zones: list[str] = field(default_factory=list)
+    cards: list[dict[str, Any]] = field(default_factory=list)
+    zones: dict[str, list[list[int]]] = field(default_factory=dict)
+    counters: dict[str, Any] = field(default_factory=dict)
+    flags: dict[str, Any] = field(default_factory=dict)
+    log: list[dict[str, Any]] = field(default_factory=list)
+
+    # --- where cards are ----------------------------------------------------------------
+
+    def zone(self, name: str, player: int | None = None) -> list[int]:
+        """The instance ids in a zone, first (top) card first."""
+        return self.zones[name][0 if player is None else player]
+
+    def where(self, instance: int) -> tuple[str, int | None]:
+        card = self.cards[instance]
+        return card["zone"], card["player"]
+
+    def move(self, instance: int, zone: str, player: int | None, *, top: bool = True,
+             face_up: bool | None = None) -> None:
+        """Move one instance to a zone's top (or bottom), keeping every card in one place."""
+        card = self.cards[instance]
+        self.zone(card["zone"], card["player"]).remove(instance)
+        target = self.zone(zone, player)
+        if top:
+            target.insert(0, instance)
+        else:
+            target.append(instance)
+        card["zone"], card["player"] = zone, player
+        if face_up is not None:
+            card["face_up"] = face_up
+
+    def shuffle(self, zone: str, player: int | None = None) -> None:
+        self.rng.shuffle(self.zone(zone, player))
+
+    # --- saving and copying --------------------------------------------------------------
+
+    def clone(self) -> GameState:
+        """An independent copy: changing one never changes the other."""
+        twin = copy.copy(self)
+        twin.rng = self.rng.clone()
+        twin.decks = list(self.decks)
+        twin.shared_zones = list(self.shared_zones)
+        twin.cards = [dict(c) for c in self.cards]
+        twin.zones = {k: [list(z) for z in v] for k, v in self.zones.items()}
+        twin.counters = copy.deepcopy(self.counters)
+        twin.flags = copy.deepcopy(self.flags)
+        twin.log = list(self.log)
+        return twin
+
+    def to_json(self) -> str:
+        return json.dumps({
+            "version": STATE_VERSION, "players": self.players, "seed": self.seed,
+            "rng": self.rng.to_json(), "decks": self.decks,
+            "shared_zones": self.shared_zones, "cards": self.cards,
+            "zones": self.zones, "counters": self.counters, "flags": self.flags,
+            "log": self.log,
+        }, sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> GameState:
+        try:
+            data = json.loads(text)
+            if not isinstance(data, dict) or "version" not in data:
+                raise StateError("not a saved game: it has no state version")
+            if data.get("version") != STATE_VERSION:
+                raise StateError(f"saved game has state version {data.get('version')}, this "
+                                 f"decklore reads {STATE_VERSION}")
+            return cls(data["players"], data["seed"], Rng.from_json(data["rng"]),
+                       data["decks"], data["shared_zones"], data["cards"], data["zones"],
+                       data["counters"], data["flags"], data["log"])
+        except (ValueError, KeyError, TypeError) as exc:
+            if isinstance(exc, StateError):
+                raise
+            raise StateError(f"not a saved game: {exc}") from None
+
+    def check(self) -> None:
+        """Every instance is in exactly one zone, the one it records."""
+        seen: dict[int, tuple[str, int | None]] = {}
+        for name, per in self.zones.items():
+            for index, ids in enumerate(per):
+                player = None if name in self.shared_zones else index
+                for instance in ids:
+                    if instance in seen:
+                        raise StateError(f"card instance {instance} is in two zones")
+                    seen[instance] = (name, player)
+        for instance, card in enumerate(self.cards):
+            if seen.get(instance) != (card["zone"], card["player"]):
+                raise StateError(f"card instance {instance} is not where it says")
+
+
+def _zone_rows(rules: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    rows: list[Mapping[str, Any]] = rules.get("zones", [])
+    return rows
+
+
+def new_state(tables: Tables, players: int, seed: int, decks: Sequence[str]) -> GameState:
+    """A game's opening state: every card instance in the zone its pack says it starts in.
+
+    ``decks`` names each player's chosen deck.  A zone with the ``deck`` option receives its
+    player's deck (which must carry the zone's tag, when it names one); a zone with
+    ``holds TAG`` receives the cards of every deck with that tag.  Nothing is shuffled
+    yet: the rules' setup does that with the game's generator.
+    """
+    rules = tables.raw.get("rules")
+    if not rules:
+        raise StateError(f"pack {tables.pack['id']} has no rules to play")
+    low, high = tables.pack["players"]["min"], tables.pack["players"]["max"]
+    if not low <= players <= high:
+        raise StateError(f"{tables.pack['name']} takes {low} to {high} players, not {players}")
+    if len(decks) != players:
+        raise StateError(f"give one deck for each of the {players} players "
+                         f"(got {len(decks)})")
+    by_id = {deck["id"]: deck for deck in tables.decks}
+    state = GameState(players, seed, Rng(seed), list(decks))
+    for zone in _zone_rows(rules):
+        per_player = zone["per"] == "player"
+        state.zones[zone["name"]] = [[] for _ in range(players if per_player else 1)]
+        if not per_player:
+            state.shared_zones.append(zone["name"])
+
+    def add(card_id: str, zone: str, player: int | None, owner: int | None) -> None:
+        copies = tables.card(card_id)["copies"]
+        for _ in range(copies):
+            instance = len(state.cards)
+            state.cards.append({"card": card_id, "owner": owner, "zone": zone,
+                                "player": player, "face_up": False})
+            state.zone(zone, player).append(instance)
+
+    for zone in _zone_rows(rules):
+        tag = zone.get("deck")
+        if tag:
+            for seat, deck_id in enumerate(decks):
+                deck = by_id.get(deck_id)
+                if deck is None:
+                    raise StateError(f"no deck {deck_id!r} in {tables.pack['id']}; decks: "
+                                     + ", ".join(by_id))
+                if isinstance(tag, str) and tag not in deck["tags"]:
+                    raise StateError(f"deck {deck_id!r} is not tagged {tag!r}, so it cannot "
+                                     "be chosen to play")
+                for card_id in deck["cards"]:
+                    player = seat if zone["per"] == "player" else None
+                    add(card_id, zone["name"], player, seat)
+        holds = zone.get("holds")
+        if holds:
+            if zone["per"] == "player":
+                raise StateError(f"zone {zone['name']!r} holds the {holds!r} decks but "
+                                 "belongs to each player; make it shared")
+            for deck in tables.decks:
+                if holds in deck["tags"]:
+                    for card_id in deck["cards"]:
+                        add(card_id, zone["name"], None, None)
+    return state

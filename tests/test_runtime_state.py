@@ -1,0 +1,80 @@
+"""Game state as plain data: opening setup from the tables, moves, clone and save/resume."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from decklore.compiler import compile_pack
+from decklore.runtime import loads_tables
+from decklore.runtime.state import GameState, StateError, new_state
+from decklore.runtime.tables import Tables
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def era() -> Tables:
+    return loads_tables(compile_pack(ROOT / "cards" / "era").data)
+
+
+def test_each_player_deck_starts_in_its_deck_zone(era: Tables) -> None:
+    state = new_state(era, 2, seed=1, decks=["era:ancient", "era:medieval"])
+    state.check()
+    copies = {d["id"]: sum(era.card(c)["copies"] for c in d["cards"]) for d in era.decks}
+    assert len(state.zone("draw_pile", 0)) == copies["era:ancient"]
+    assert len(state.zone("draw_pile", 1)) == copies["era:medieval"]
+    assert all(state.cards[i]["owner"] == 1 for i in state.zone("draw_pile", 1))
+    assert len(state.cards) == copies["era:ancient"] + copies["era:medieval"]
+
+
+def test_only_decks_with_the_zone_tag_can_be_chosen(era: Tables) -> None:
+    with pytest.raises(StateError, match="is not tagged 'era'"):
+        new_state(era, 2, seed=1, decks=["era:ancient", "era:bonus"])
+    with pytest.raises(StateError, match="takes 2 to 4 players, not 5"):
+        new_state(era, 5, seed=1, decks=["era:ancient"] * 5)
+    with pytest.raises(StateError, match="no deck 'era:future'"):
+        new_state(era, 2, seed=1, decks=["era:ancient", "era:future"])
+
+
+def test_moves_keep_every_card_in_one_place(era: Tables) -> None:
+    state = new_state(era, 2, seed=3, decks=["era:ancient", "era:medieval"])
+    top = state.zone("draw_pile", 0)[0]
+    state.move(top, "hand", 0, face_up=True)
+    assert state.where(top) == ("hand", 0)
+    assert state.cards[top]["face_up"]
+    state.check()
+
+
+def test_shuffles_are_seeded(era: Tables) -> None:
+    a = new_state(era, 2, seed=9, decks=["era:ancient", "era:medieval"])
+    b = new_state(era, 2, seed=9, decks=["era:ancient", "era:medieval"])
+    a.shuffle("draw_pile", 0)
+    b.shuffle("draw_pile", 0)
+    assert a.zone("draw_pile", 0) == b.zone("draw_pile", 0)
+    c = new_state(era, 2, seed=10, decks=["era:ancient", "era:medieval"])
+    c.shuffle("draw_pile", 0)
+    assert c.zone("draw_pile", 0) != a.zone("draw_pile", 0)
+
+
+def test_clone_is_independent_and_save_resume_is_exact(era: Tables) -> None:
+    state = new_state(era, 2, seed=4, decks=["era:ancient", "era:medieval"])
+    state.shuffle("draw_pile", 0)
+    twin = state.clone()
+    twin.move(twin.zone("draw_pile", 0)[0], "hand", 0)
+    twin.shuffle("draw_pile", 1)
+    assert state.zone("hand", 0) == []
+    saved = state.to_json()
+    resumed = GameState.from_json(saved)
+    assert resumed.to_json() == saved
+    state.shuffle("draw_pile", 1)
+    resumed.shuffle("draw_pile", 1)
+    assert resumed.zone("draw_pile", 1) == state.zone("draw_pile", 1)
+
+
+def test_a_broken_save_is_refused_clearly() -> None:
+    with pytest.raises(StateError, match="not a saved game"):
+        GameState.from_json("{}")
+    with pytest.raises(StateError, match="state version 99"):
+        GameState.from_json('{"version": 99}')
