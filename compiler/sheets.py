@@ -206,10 +206,17 @@ def _ordered_cards(tables: dict[str, Any]) -> list[dict[str, Any]]:
     return [by_id[cid] for deck in tables["decks"] for cid in deck["cards"]]
 
 
-def _theme_css(theme: str) -> str:
+def _styles(theme: str, overrides: dict[str, str] | None) -> dict[str, Markup]:
+    """The theme and shared CSS every sheet embeds; a pack's own files replace them."""
     if theme not in THEMES:
         raise ValueError(f"unknown theme '{theme}'; use one of: {', '.join(THEMES)}")
-    return _template_source(f"theme-{theme}.css")
+    extra = overrides or {}
+
+    def source(name: str) -> str:
+        return extra[name] if name in extra else _template_source(name)
+
+    return {"theme_css": Markup(source(f"theme-{theme}.css")),
+            "base_css": Markup(source("sheet.css"))}
 
 
 def _box_style(box: Box) -> str:
@@ -231,8 +238,7 @@ def render_cards(tables: dict[str, Any], options: PrintOptions,
         return env.get_template("cards-print-shop.html.j2").render(
             pack=tables["pack"], faces=faces, decks=decks, shop=shop,
             trim=_box_style(shop.trim), safe=_box_style(shop.safe_box),
-            theme_css=Markup(_theme_css(options.theme)),
-            base_css=Markup(_template_source("sheet.css")))
+            **_styles(options.theme, overrides))
     layout = options.layout()
     face_boxes = [_box_style(b) for b in layout.face_boxes()]
     back_boxes = [_box_style(b) for b in layout.back_boxes(options.duplex, options.back_offset)]
@@ -248,9 +254,7 @@ def render_cards(tables: dict[str, Any], options: PrintOptions,
         pack=tables["pack"], pages=pages, decks=decks, layout=layout, marks=marks,
         scale_bar=_box_style(layout.scale_bar()), label=_box_style(layout.label_box()),
         alignment=options.alignment_page and options.duplex != "none",
-        align_faces=face_boxes, align_backs=back_boxes,
-        theme_css=Markup(_theme_css(options.theme)),
-        base_css=Markup(_template_source("sheet.css")))
+        align_faces=face_boxes, align_backs=back_boxes, **_styles(options.theme, overrides))
 
 
 def list_rows(tables: dict[str, Any]) -> list[dict[str, Any]]:
@@ -318,8 +322,7 @@ def render_list(tables: dict[str, Any], fmt: str, theme: str = "standard",
                       "total": sum(r["copies"] for r in deck_rows), "kinds": kinds})
     template = "list.md.j2" if fmt == "md" else "list.html.j2"
     return environment(overrides).get_template(template).render(
-        pack=tables["pack"], decks=decks, theme_css=Markup(_theme_css(theme)),
-        base_css=Markup(_template_source("sheet.css")))
+        pack=tables["pack"], decks=decks, **_styles(theme, overrides))
 
 
 def _blank(value: Any) -> str:
@@ -335,8 +338,7 @@ def render_legend(tables: dict[str, Any], fmt: str = "html", theme: str = "stand
                for s in tables["symbols"]]
     template = "legend.md.j2" if fmt == "md" else "legend.html.j2"
     return environment(overrides).get_template(template).render(
-        pack=tables["pack"], symbols=symbols, theme_css=Markup(_theme_css(theme)),
-        base_css=Markup(_template_source("sheet.css")))
+        pack=tables["pack"], symbols=symbols, **_styles(theme, overrides))
 
 
 def render_reference(tables: dict[str, Any], fmt: str = "html", theme: str = "standard",
@@ -352,8 +354,7 @@ def render_reference(tables: dict[str, Any], fmt: str = "html", theme: str = "st
     view = [{"title": s.title, "kind": s.kind, "steps": convert(s.steps)} for s in sections]
     template = "reference.md.j2" if fmt == "md" else "reference.html.j2"
     return environment(overrides).get_template(template).render(
-        pack=tables["pack"], sections=view, theme_css=Markup(_theme_css(theme)),
-        base_css=Markup(_template_source("sheet.css")))
+        pack=tables["pack"], sections=view, **_styles(theme, overrides))
 
 
 def render(tables: dict[str, Any], sheet: str, fmt: str, options: PrintOptions,

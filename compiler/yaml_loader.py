@@ -238,8 +238,6 @@ def _parse(text: str, display: str, diags: Diagnostics) -> tuple[Any, bool]:
         return None, False
 
 
-_FAILED = object()
-
 
 class _Builder:
     """Turns libyaml events into ``LocatedDict``/``LocatedList`` trees, checking as it goes."""
@@ -262,7 +260,7 @@ class _Builder:
         event: Any = get()
         if isinstance(event, yaml.StreamEndEvent):
             return None  # an empty file is an empty document
-        root: Any = _FAILED
+        root: Any = None
         # A stack of open containers: (container, pending key or None, key position).
         stack: list[list[Any]] = []
         documents = 0
@@ -360,7 +358,7 @@ class _Builder:
                     parent.value_pos[key] = pos
                 frame[1] = None
             event = get()
-        return root if root is not _FAILED else None
+        return root
 
     def _refuse(self, event: Any) -> None:
         if isinstance(event, yaml.AliasEvent):

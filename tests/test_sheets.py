@@ -252,3 +252,10 @@ def test_chromium_engine_prints_the_same_page_size(mini_tables: dict[str, Any],
     width, height = (float(v) for v in info["Page size"].split("pts")[0].split(" x "))
     assert width == pytest.approx(595.276, abs=0.5)  # Chromium rounds to 1/100 inch
     assert height == pytest.approx(841.89, abs=0.5)
+
+
+def test_a_pack_stylesheet_replaces_the_built_in_one(mini_tables: dict[str, Any]) -> None:
+    css = {"sheet.css": "h1 { color: teal; }", "theme-standard.css": ":root { --ink: #123456; }"}
+    html = render(mini_tables, "legend", "html", PrintOptions(), css)
+    assert "h1 { color: teal; }" in html and "--ink: #123456" in html
+    assert ".legend" not in html.split("<body")[0]  # the built-in sheet.css is not there
