@@ -9,6 +9,7 @@ so later stages never see half-built data.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -164,9 +165,36 @@ def pack_templates(pack_dir: Path, shown: str, diags: Diagnostics) -> dict[str, 
                         "split it, or move shared parts into a macro file")
             continue
         text = read_text(safe, f"{shown}/{rel}", diags)
-        if text is not None:
+        if text is not None and _template_is_safe(text, f"{shown}/{rel}", rel, diags):
             found[path.name] = text
     return found
+
+
+# What a pack's template or CSS may not contain: sheets are opened in browsers, so anything
+# that runs code or loads from elsewhere would let an untrusted pack act on the reader.
+_UNSAFE_TEMPLATE = re.compile(
+    r"<\s*(script|iframe|object|embed|link|base|meta|form)\b"
+    r"|javascript\s*:"
+    r"|\son[a-z]+\s*="
+    r"|<\s*/\s*style"
+    r"|@import"
+    r"|\b(?:src|href|action)\s*=\s*[\"']?(?!data:|#)[a-z0-9./]"
+    r"|url\(\s*[\"']?(?!data:|#)",
+    re.IGNORECASE)
+
+
+def _template_is_safe(text: str, display: str, rel: str, diags: Diagnostics) -> bool:
+    match = _UNSAFE_TEMPLATE.search(text)
+    if match is None:
+        return True
+    line = text.count("\n", 0, match.start()) + 1
+    column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+    found = " ".join(match.group(0).split())
+    diags.error("E144", f"template '{rel}' contains '{found}', which is not allowed",
+                Span(display, line, column, line, column + len(match.group(0))),
+                "sheet templates may not run code or load anything: draw with HTML and CSS, "
+                "and inline images as data: URLs")
+    return False
 
 
 def compile_rules(manifest: Manifest, pack_dir: Path, shown: str,

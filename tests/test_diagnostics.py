@@ -833,6 +833,16 @@ mini/pack.yaml:35:5: error[E141]: path 'decks\\one.yaml' leaves the pack folder
         id="E141-backslash",
     ),
     pytest.param(
+        {"templates/legend.html.j2": "<h1>{{ pack.name }}</h1>\n<p>hi</p><script>steal()</script>\n"},
+        """\
+mini/templates/legend.html.j2:2:10: error[E144]: template 'templates/legend.html.j2' contains '<script', which is not allowed
+   2 | <p>hi</p><script>steal()</script>
+     |          ^^^^^^^
+  hint: sheet templates may not run code or load anything: draw with HTML and CSS, and inline images as data: URLs
+1 error.""",
+        id="E144-script-in-template",
+    ),
+    pytest.param(
         {"templates/big.css": "x" * (256 * 1024 + 1) + "\n"},
         """\
 mini/templates/big.css:1:1: error[E143]: template 'templates/big.css' is too large (the limit is 262,144 bytes)

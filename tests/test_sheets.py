@@ -259,3 +259,32 @@ def test_a_pack_stylesheet_replaces_the_built_in_one(mini_tables: dict[str, Any]
     html = render(mini_tables, "legend", "html", PrintOptions(), css)
     assert "h1 { color: teal; }" in html and "--ink: #123456" in html
     assert ".legend" not in html.split("<body")[0]  # the built-in sheet.css is not there
+
+
+@pytest.mark.parametrize("text", [
+    "<img src=\"file:///etc/passwd\">", "<div onclick=\"x()\">", "a { background: url(http://x) }",
+    "@import 'evil.css';", "<a href=\"javascript:alert(1)\">", "</style><script>x</script>",
+    "<iframe>", "<link rel=stylesheet href=x.css>",
+])
+def test_unsafe_pack_templates_are_refused(tmp_path: Path, text: str) -> None:
+    from decklore.compiler import PackError
+
+    pack = tmp_path / "mini"
+    shutil.copytree(MINI, pack)
+    (pack / "templates").mkdir()
+    (pack / "templates" / "sheet.css").write_text(text + "\n", encoding="utf-8")
+    with pytest.raises(PackError) as error:
+        compile_pack(pack)
+    assert [d.code for d in error.value.diagnostics] == ["E144"]
+
+
+def test_safe_pack_templates_pass(tmp_path: Path) -> None:
+    pack = tmp_path / "mini"
+    shutil.copytree(MINI, pack)
+    (pack / "templates").mkdir()
+    (pack / "templates" / "sheet.css").write_text(
+        "h1 { background: url(data:image/png;base64,AAAA) }\n.on-top { color: red }\n",
+        encoding="utf-8")
+    (pack / "templates" / "legend.html.j2").write_text(
+        '<a href="#top" class="x">{{ pack.name }}</a>\n', encoding="utf-8")
+    assert set(compile_pack(pack).tables["templates"]) == {"sheet.css", "legend.html.j2"}
