@@ -490,3 +490,8 @@ def new_pack_command(name: str, folder: Path | None) -> None:
 def main() -> None:
     """Entry point of the ``decklore`` script."""
     cli(prog_name="decklore")
+
+
+from decklore.play import register as _register_play  # noqa: E402 - needs the group above
+
+_register_play(cli)

@@ -137,6 +137,7 @@ def _build(data: LocatedDict, pack_dir: Path, display: str, diags: Diagnostics) 
             "id": kind["id"], "name": kind["name"],
             "description": kind.get("description", ""),
             "layout": kind.get("layout", "portrait"), "border": kind.get("border"),
+            "unblockable": bool(kind.get("unblockable", False)),
             "_span": data["card_kinds"].item_span(i),
         }  # fmt: skip
     fields = _fields(data, diags)

@@ -126,7 +126,8 @@ CARD_PROPERTIES = {
 
 ZONE_OPTIONS: dict[str, str | None] = {
     "per_player": None, "shared": None, "ordered": None, "hidden": None, "owner": None,
-    "public": None, "stacks": None, "symbols": None, "refill": "zone", "slots": "number",
+    "public": None, "stacks": None, "symbols": None, "refill": "zone", "spent": "zone",
+    "slots": "number",
     "deck": "tag?", "holds": "tag",
 }
 """Zone options and the kind of value each takes (None: a bare word).

@@ -244,15 +244,19 @@ class RulesChecker:
             if len(visibility) > 1:
                 self.diags.error("R103", f"zone '{decl.name}' has more than one visibility "
                                  f"({', '.join(visibility)})", decl.span, "keep one")
-            refill = seen.get("refill")
-            if refill is not None:
-                target = self.decls.get(str(refill.value))
+            refill, spent = seen.get("refill"), seen.get("spent")
+            for ref in (refill, spent):
+                if ref is None:
+                    continue
+                target = self.decls.get(str(ref.value))
                 if target is None or target.kind != "zone":
-                    self.diags.error("R110", f"unknown zone '{refill.value}'", refill.span,
-                                     suggest(str(refill.value), self._names("zone")) or
+                    self.diags.error("R110", f"unknown zone '{ref.value}'", ref.span,
+                                     suggest(str(ref.value), self._names("zone")) or
                                      "declare the zone with 'zone NAME: ...'")
                 else:
                     target.used = True
+                    if ref is spent:
+                        self.filled.add(str(ref.value))
             if "deck" in seen or "holds" in seen:
                 self.filled.add(decl.name)
             out.update(
@@ -263,6 +267,7 @@ class RulesChecker:
                 deck=(seen["deck"].value or True) if "deck" in seen else False,
                 holds=seen["holds"].value if "holds" in seen else None,
                 refill=refill.value if refill else None,
+                spent=spent.value if spent else None,
                 slots=seen["slots"].value if "slots" in seen else None,
             )
         else:

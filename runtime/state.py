@@ -37,7 +37,10 @@ class GameState:
     zones: dict[str, list[list[int]]] = field(default_factory=dict)
     counters: dict[str, Any] = field(default_factory=dict)
     flags: dict[str, Any] = field(default_factory=dict)
-    log: list[dict[str, Any]] = field(default_factory=list)
+    log: list[Any] = field(default_factory=list)
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    pending: dict[str, Any] | None = None
+    info: dict[str, Any] = field(default_factory=dict)
 
     # --- where cards are ----------------------------------------------------------------
 
@@ -74,11 +77,15 @@ class GameState:
         twin.rng = self.rng.clone()
         twin.decks = list(self.decks)
         twin.shared_zones = list(self.shared_zones)
-        twin.cards = [dict(c) for c in self.cards]
+        twin.cards = [{k: list(v) if type(v) is list else v for k, v in c.items()}
+                      for c in self.cards]
         twin.zones = {k: [list(z) for z in v] for k, v in self.zones.items()}
         twin.counters = copy.deepcopy(self.counters)
         twin.flags = copy.deepcopy(self.flags)
         twin.log = list(self.log)
+        twin.frames = copy.deepcopy(self.frames)
+        twin.pending = copy.deepcopy(self.pending)
+        twin.info = copy.deepcopy(self.info)
         return twin
 
     def to_json(self) -> str:
@@ -87,7 +94,8 @@ class GameState:
             "rng": self.rng.to_json(), "decks": self.decks,
             "shared_zones": self.shared_zones, "cards": self.cards,
             "zones": self.zones, "counters": self.counters, "flags": self.flags,
-            "log": self.log,
+            "log": self.log, "frames": self.frames, "pending": self.pending,
+            "info": self.info,
         }, sort_keys=True, separators=(",", ":"))
 
     @classmethod
@@ -101,7 +109,8 @@ class GameState:
                                  f"decklore reads {STATE_VERSION}")
             return cls(data["players"], data["seed"], Rng.from_json(data["rng"]),
                        data["decks"], data["shared_zones"], data["cards"], data["zones"],
-                       data["counters"], data["flags"], data["log"])
+                       data["counters"], data["flags"], data["log"],
+                       data.get("frames", []), data.get("pending"), data.get("info", {}))
         except (ValueError, KeyError, TypeError) as exc:
             if isinstance(exc, StateError):
                 raise

@@ -1,0 +1,198 @@
+"""The rules language's builtin functions, as the engine computes them.
+
+One function per builtin of ``decklore.compiler.rules_builtins`` (a test checks the two
+lists agree), each taking the running game first.  They read the state through the game's
+helpers and never change it.  Symbol questions all go through the game's cached
+:class:`~decklore.runtime.symbols.SymbolView`, so a turn that asks for the same totals
+fifty times computes them once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from decklore.runtime.expressions import RulesError
+from decklore.runtime.symbols import printed as printed_on
+
+if TYPE_CHECKING:
+    from decklore.runtime.engine import Game
+
+
+def _players(g: Game) -> list[int]:
+    return g.live_players()
+
+
+def opponent(g: Game, p: int) -> int:
+    live = g.live_players()
+    others = [q for q in live if q != p]
+    if len(others) != 1:
+        raise RulesError("'opponent' needs exactly two players in the game; use 'opponents'")
+    return others[0]
+
+
+def opponents(g: Game, p: int) -> list[int]:
+    return [q for q in players_from(g, p) if q != p]
+
+
+def players_from(g: Game, p: int) -> list[int]:
+    n = g.state.players
+    live = set(g.live_players())
+    return [q for q in ((p + i) % n for i in range(n)) if q in live]
+
+
+def owner(g: Game, c: int | None) -> int | None:
+    return None if c is None else g.state.cards[c]["owner"]
+
+
+def seat(g: Game, p: int | None) -> int | None:
+    return None if p is None else p + 1
+
+
+def player_at(g: Game, n: int | None) -> int:
+    if n is None:
+        raise RulesError("player_at needs a seat number, not none")
+    return (n - 1) % g.state.players
+
+
+def controller(g: Game, c: int | None) -> int | None:
+    return None if c is None else g.controller(c)
+
+
+def size(g: Game, cards: Any) -> int:
+    return 0 if cards is None else len(cards)
+
+
+def top(g: Game, cards: list[int], n: int) -> list[int]:
+    return list(cards[:max(n, 0)])
+
+
+def bottom(g: Game, cards: list[int], n: int) -> list[int]:
+    return list(cards[len(cards) - n:]) if n > 0 else []
+
+
+def top_card(g: Game, cards: list[int]) -> int | None:
+    return cards[0] if cards else None
+
+
+def units(g: Game, cards: list[int]) -> list[int]:
+    rows = g.state.cards
+    return [c for c in cards if rows[c].get("base") is None]
+
+
+def stack_of(g: Game, c: int | None) -> list[int]:
+    if c is None:
+        return []
+    base = g.base(c)
+    return [base, *g.state.cards[base].get("above", ())]
+
+
+def stack_size(g: Game, c: int | None) -> int:
+    return len(stack_of(g, c))
+
+
+def tucked(g: Game, c: int | None) -> list[int]:
+    return [] if c is None else list(g.state.cards[c].get("under", ()))
+
+
+def zone_of(g: Game, c: int | None) -> list[int]:
+    if c is None:
+        return []
+    zone, player = g.location(c)
+    return g.zone_cards(zone, player)
+
+
+def cards_of(g: Game, p: int) -> list[int]:
+    return [i for i, card in enumerate(g.state.cards) if card["owner"] == p]
+
+
+def same_name(g: Game, a: int | None, b: int | None) -> bool:
+    return a is not None and b is not None and g.rows[a]["name"] == g.rows[b]["name"]
+
+
+def has_tag(g: Game, c: int | None, tag: str) -> bool:
+    return c is not None and tag in g.rows[c].get("tags", ())
+
+
+def is_face_up(g: Game, c: int | None) -> bool:
+    return c is not None and bool(g.state.cards[c]["face_up"])
+
+
+def symbols(g: Game, s: str, p: int) -> int:
+    return g.symbol_view().total(s, p)
+
+
+def symbols_on(g: Game, s: str, c: int | None) -> int:
+    if c is None:
+        return 0
+    unit = g.unit(c)
+    return 0 if unit is None else g.symbol_view().on_unit(s, unit)
+
+
+def printed(g: Game, s: str, c: int | None) -> int:
+    return 0 if c is None else printed_on(s, g.rows[c])
+
+
+def matched(g: Game, s: str, p: int, first: list[int], second: list[int]) -> int:
+    view = g.symbol_view()
+    a = [u for u in (g.unit(c) for c in first) if u is not None]
+    b = [u for u in (g.unit(c) for c in second) if u is not None]
+    return view.matched(s, p, a, b)
+
+
+def blocks_on(g: Game, s: str, p: int) -> int:
+    return g.symbol_view().blocks_on(s, p)
+
+
+def locked_symbols(g: Game, s: str, c: int | None, p: int) -> int:
+    if c is None:
+        return 0
+    view = g.symbol_view()
+    return sum(item["count"] for item in g.rows[c]["symbols"]
+               if item["symbol"] == s and item["lock"] and not view.has_key(p, item["lock"]))
+
+
+def has_key(g: Game, p: int, letter: str | None) -> bool:
+    return g.symbol_view().has_key(p, letter)
+
+
+def unlocked(g: Game, c: int | None, p: int) -> bool:
+    if c is None:
+        return False
+    view = g.symbol_view()
+    row = g.rows[c]
+    return all(view.has_key(p, row.get(name)) for name in g.program.lock_fields)
+
+
+def turn_number(g: Game) -> int:
+    return int(g.state.info["turn"])
+
+
+def first_turn(g: Game) -> bool:
+    return int(g.state.info["turn"]) == 1
+
+
+def round_number(g: Game) -> int:
+    return int(g.state.info["round"])
+
+
+def lesser(g: Game, a: int, b: int) -> int:
+    return min(a, b)
+
+
+def greater(g: Game, a: int, b: int) -> int:
+    return max(a, b)
+
+
+BUILTINS: dict[str, Callable[..., Any]] = {
+    "opponent": opponent, "opponents": opponents, "players": _players, "owner": owner,
+    "seat": seat, "player_at": player_at, "players_from": players_from,
+    "controller": controller, "size": size, "top": top, "bottom": bottom,
+    "top_card": top_card, "units": units, "stack_of": stack_of, "stack_size": stack_size,
+    "tucked": tucked, "zone_of": zone_of, "cards_of": cards_of, "same_name": same_name,
+    "has_tag": has_tag, "is_face_up": is_face_up, "symbols": symbols,
+    "symbols_on": symbols_on, "printed": printed, "matched": matched,
+    "blocks_on": blocks_on, "locked_symbols": locked_symbols, "has_key": has_key,
+    "unlocked": unlocked, "turn_number": turn_number, "first_turn": first_turn,
+    "round_number": round_number, "lesser": lesser, "greater": greater,
+}

@@ -1,0 +1,171 @@
+"""What a player may see: card visibility, readable action descriptions, observations.
+
+A card's face is seen by a player when it lies face up in a zone whose visibility includes
+them (``public``: everyone, ``owner``: the zone's player), or when it was revealed to them
+since it last moved.  Face-down cards are hidden from everyone, their owner included, unless
+revealed: ERA's committed cards stay unknown to the player who committed them.
+
+Observations never carry the instance number of a card the viewer cannot see, because
+instance numbers follow deck order and would give the card away.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from decklore.runtime.engine import Game
+
+
+def visible(game: Game, card: int, viewer: int | None) -> bool:
+    """Whether ``viewer`` (None: an onlooker who is no player) sees the card's face."""
+    row = game.state.cards[card]
+    if viewer is not None and viewer in row.get("seen", ()):
+        return True
+    if row.get("host") is not None or not row["face_up"]:
+        return False
+    spec = game.program.zones.get(row["zone"])
+    if spec is None:
+        return True
+    if spec["visibility"] == "public":
+        return True
+    if spec["visibility"] == "owner":
+        holder = row["player"] if row["player"] is not None else row["owner"]
+        return viewer is not None and viewer == holder
+    return False
+
+
+def player_name(player: int | None) -> str:
+    return "nobody" if player is None else f"Player {player + 1}"
+
+
+def zone_phrase(game: Game, card: int, viewer: int | None) -> str:
+    zone, player = game.location(card)
+    spec = game.program.zones.get(zone)
+    label = spec["label"] if spec else {"-out": "out of the game"}.get(zone, zone)
+    if player is None:
+        return label.lower() if spec else label
+    whose = "your" if player == viewer else f"{player_name(player)}'s"
+    return f"{whose} {label.lower()}"
+
+
+def card_phrase(game: Game, card: int, viewer: int | None) -> str:
+    """How the viewer can name a card: its name where it sits, or 'a face-down card'."""
+    where = zone_phrase(game, card, viewer)
+    if game.state.cards[card].get("host") is not None:
+        host = game.state.cards[card]["host"]
+        where = f"under {game.rows[host]['name']}"
+    if not visible(game, card, viewer):
+        return f"a face-down card ({where})"
+    name = str(game.rows[card]["name"])
+    above = game.state.cards[card].get("above")
+    if above:
+        name += f" (a stack of {len(above) + 1})"
+    return f"{name} ({where})"
+
+
+def describe_option(game: Game, pending: dict[str, Any], value: Any) -> str:
+    """One legal action in words, as the deciding player may read it."""
+    kind, label, viewer = pending["kind"], pending["label"], pending["player"]
+    if kind == "may":
+        return (label or "Yes") if value else (f"Don't: {label}" if label else "No")
+    if kind == "again":
+        return (label or "Again") if value else "Pass"
+    if kind == "number":
+        return f"{label}: {value}" if label else str(value)
+    if kind == "one":
+        stmt = _stmt_at(game, pending)
+        option = stmt.x["options"][value] if stmt else None
+        return str(option["label"]) if option else str(value)
+    if kind == "pay":
+        due = pending.get("due")
+        if value[0] == "card":
+            stmt = _stmt_at(game, pending)
+            worth = 1
+            if stmt is not None:
+                valued = stmt.x["sources"][value[1]][2]
+                worth = game.program.defines[valued](game, value[2]) if valued else 1
+            return (f"Pay {worth} of {due} with {card_phrase(game, value[2], viewer)}")
+        counter = game.program.counters.get(_counter_name(game, pending, value), {})
+        return f"Pay 1 of {due} with {str(counter.get('label', 'a token')).lower()}"
+    if kind in ("card", "cards"):
+        if value is None:
+            return "Done" if kind == "cards" else "None"
+        what = (player_name(value) if pending.get("choose") == "player"
+                else card_phrase(game, value, viewer))
+        return f"{label}: {what}" if label else what
+    return f"{label}: {value}"
+
+
+def _stmt_at(game: Game, pending: dict[str, Any]) -> Any:
+    frame = game.state.frames[-1] if game.state.frames else None
+    if frame is None:
+        return None
+    if "s" in frame:
+        return game.program.stmts[frame["s"]]
+    if frame.get("t") == "b":
+        return game.program.stmts[game.program.blocks[frame["b"]][frame["pc"]]]
+    return None
+
+
+def _counter_name(game: Game, pending: dict[str, Any], value: Any) -> str:
+    stmt = _stmt_at(game, pending)
+    return "" if stmt is None else str(stmt.x["sources"][value[1]][1])
+
+
+def card_view(game: Game, card: int, viewer: int | None) -> dict[str, Any]:
+    row = game.state.cards[card]
+    seen = visible(game, card, viewer)
+    view: dict[str, Any] = {"face_up": bool(row["face_up"])}
+    if seen:
+        view.update(instance=card, card=game.rows[card]["id"], name=game.rows[card]["name"])
+    if row.get("above"):
+        view["stack"] = [card_view(game, c, viewer) for c in row["above"]]
+    if row.get("under"):
+        view["under"] = [card_view(game, c, viewer) for c in row["under"]]
+    marks = {}
+    for name, spec in game.program.counters.items():
+        if spec["per"] == "card" and game.state.counters[name][card] != spec["start"]:
+            marks[name] = game.state.counters[name][card]
+    for name, spec in game.program.flags.items():
+        if spec["per"] == "card" and game.state.flags[name][card]:
+            marks[name] = True
+    if marks and seen:
+        view["marks"] = marks
+    return view
+
+
+def observation(game: Game, viewer: int | None) -> dict[str, Any]:
+    """Everything ``viewer`` may know now, as plain data (None: a spectator)."""
+    state, program = game.state, game.program
+    players = []
+    for p in range(state.players):
+        counters = {n: state.counters[n][p] for n, s in program.counters.items()
+                    if s["per"] == "player"}
+        flags = sorted(n for n, s in program.flags.items()
+                       if s["per"] == "player" and state.flags[n][p])
+        players.append({"seat": p + 1, "deck": state.decks[p], "counters": counters,
+                        "flags": flags, "out": p in state.info["out"]})
+    zones: dict[str, Any] = {}
+    for name, spec in program.zones.items():
+        lists = state.zones[name]
+        if spec["per"] == "player":
+            zones[name] = [[card_view(game, c, viewer) for c in cards] for cards in lists]
+        else:
+            zones[name] = [card_view(game, c, viewer) for c in lists[0]]
+    pending = state.pending
+    decision = None
+    if pending is not None:
+        decision = {"player": pending["player"] + 1, "label": pending["label"]}
+        if viewer == pending["player"]:
+            decision["actions"] = [a.description for a in game.legal_actions()]
+    return {
+        "viewer": None if viewer is None else viewer + 1,
+        "turn": state.info["turn"], "round": state.info["round"],
+        "current": None if state.info["me"] is None else state.info["me"] + 1,
+        "phase": state.info["phase"],
+        "players": players,
+        "game": {n: state.counters[n][0] for n, s in program.counters.items()
+                 if s["per"] == "game"},
+        "zones": zones, "decision": decision, "result": state.info["result"],
+    }

@@ -1,0 +1,280 @@
+"""Rules expressions turned into Python closures once, when a program loads.
+
+Walking the IR's dictionaries on every read would dominate a playout: the ERA rules read
+``can_do_anything(me)`` and its dozen nested defines at every decision.  Each expression
+node therefore becomes one closure ``f(game, env)`` that calls its children's closures
+directly.  ``game`` is the running :class:`~decklore.runtime.engine.Game` (the state and the
+caches), ``env`` the locals bound by ``let``, ``choose``, ``for each``, parameters and
+aggregates.
+
+Values are plain: a card is its instance number, a player their seat index (0 for the first
+seat), a collection of cards or players a list, ``none`` is ``None``.  Comparisons with
+``none`` other than ``=`` and ``!=`` are false rather than errors, because a missing field
+(a card without a flourish cost) is an ordinary thing for a rule to ask about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from decklore.runtime.engine import Game
+
+Env = dict[str, Any]
+Expr = Callable[["Game", Env], Any]
+IR = Mapping[str, Any]
+
+
+class RulesError(Exception):
+    """A rule that cannot be carried out; ``at`` is the pack source line it comes from."""
+
+    def __init__(self, message: str, at: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.at = at
+
+    def __str__(self) -> str:
+        return f"{self.at}: {self.message}" if self.at else self.message
+
+
+def _order(op: str) -> Callable[[Any, Any], bool]:
+    def lt(a: Any, b: Any) -> bool:
+        return a is not None and b is not None and a < b
+
+    def le(a: Any, b: Any) -> bool:
+        return a is not None and b is not None and a <= b
+
+    def gt(a: Any, b: Any) -> bool:
+        return a is not None and b is not None and a > b
+
+    def ge(a: Any, b: Any) -> bool:
+        return a is not None and b is not None and a >= b
+
+    return {"lt": lt, "le": le, "gt": gt, "ge": ge}[op]
+
+
+def _number(value: Any, what: str) -> int:
+    if value is None:
+        raise RulesError(f"{what} is none, where a number is needed")
+    if isinstance(value, bool):
+        return int(value)
+    if not isinstance(value, int):
+        raise RulesError(f"{what} is {value!r}, where a number is needed")
+    return value
+
+
+class Compiler:
+    """Builds closures for one program: ``defines`` and ``consts`` are looked up by name."""
+
+    def __init__(self, defines: dict[str, Callable[..., Any]], consts: dict[str, Any],
+                 builtins: Mapping[str, Callable[..., Any]]) -> None:
+        self.defines = defines
+        self.consts = consts
+        self.builtins = builtins
+
+    def expr(self, node: IR | None) -> Expr:  # noqa: C901 - one dispatch over every op
+        if node is None:
+            return lambda g, env: None
+        op = node["op"]
+        if op in ("int", "text", "bool", "symbol", "kind"):
+            value = node["value"] if op in ("int", "text", "bool") else node["id"]
+            return lambda g, env: value
+        if op == "none":
+            return lambda g, env: None
+        if op == "local":
+            name = node["name"]
+
+            def local(g: Game, env: Env) -> Any:
+                try:
+                    return env[name]
+                except KeyError:
+                    raise RulesError(f"'{name}' has no value here") from None
+            return local
+        if op == "me":
+            return lambda g, env: g.me()
+        if op == "const":
+            name = node["name"]
+            consts = self.consts
+            return lambda g, env: consts[name]
+        if op == "define":
+            return self._define(node)
+        if op == "zone":
+            zone = node["zone"]
+            if node.get("player") is None:
+                return lambda g, env: g.state.zones[zone][0]
+            player = self.expr(node["player"])
+            return lambda g, env: g.zone_cards(zone, player(g, env))
+        if op == "call":
+            return self._call(node)
+        if op == "field":
+            name = node["name"]
+            of = self.expr(node["of"])
+
+            def field(g: Game, env: Env) -> Any:
+                card = of(g, env)
+                if card is None:
+                    return None
+                return g.rows[card].get(name)
+            return field
+        if op == "counter":
+            return self._counter(node)
+        if op == "flag":
+            return self._flag(node)
+        if op == "member":
+            name = node["name"]
+            of = self.expr(node["of"])
+
+            def member(g: Game, env: Env) -> Any:
+                value = of(g, env)
+                return None if value is None else value.get(name)
+            return member
+        if op == "not":
+            x = self.expr(node["x"])
+            return lambda g, env: not x(g, env)
+        if op == "neg":
+            x = self.expr(node["x"])
+            return lambda g, env: -_number(x(g, env), "the value")
+        if op in ("and", "or"):
+            a, b = self.expr(node["a"]), self.expr(node["b"])
+            if op == "and":
+                return lambda g, env: bool(a(g, env)) and bool(b(g, env))
+            return lambda g, env: bool(a(g, env)) or bool(b(g, env))
+        if op in ("eq", "ne"):
+            a, b = self.expr(node["a"]), self.expr(node["b"])
+            if op == "eq":
+                return lambda g, env: a(g, env) == b(g, env)
+            return lambda g, env: a(g, env) != b(g, env)
+        if op in ("lt", "le", "gt", "ge"):
+            a, b = self.expr(node["a"]), self.expr(node["b"])
+            compare = _order(op)
+            return lambda g, env: compare(a(g, env), b(g, env))
+        if op in ("add", "sub", "mul", "div", "mod"):
+            return self._arith(op, self.expr(node["a"]), self.expr(node["b"]))
+        if op == "if":
+            cond, then, other = (self.expr(node["cond"]), self.expr(node["then"]),
+                                 self.expr(node["else"]))
+            return lambda g, env: then(g, env) if cond(g, env) else other(g, env)
+        if op == "agg":
+            return self._agg(node)
+        raise RulesError(f"the engine does not know the expression '{op}'")
+
+    @staticmethod
+    def _arith(op: str, a: Expr, b: Expr) -> Expr:
+        if op == "add":
+            return lambda g, env: _number(a(g, env), "the left side") + _number(
+                b(g, env), "the right side")
+        if op == "sub":
+            return lambda g, env: _number(a(g, env), "the left side") - _number(
+                b(g, env), "the right side")
+        if op == "mul":
+            return lambda g, env: _number(a(g, env), "the left side") * _number(
+                b(g, env), "the right side")
+
+        def divide(g: Game, env: Env) -> int:
+            x, y = _number(a(g, env), "the left side"), _number(b(g, env), "the right side")
+            if y == 0:
+                raise RulesError("division by zero")
+            return x // y if op == "div" else x % y
+        return divide
+
+    def _define(self, node: IR) -> Expr:
+        name = node["name"]
+        args = [self.expr(a) for a in node.get("args") or []]
+        defines = self.defines
+        if not args:
+            return lambda g, env: defines[name](g)
+        if len(args) == 1:
+            (a0,) = args
+            return lambda g, env: defines[name](g, a0(g, env))
+        if len(args) == 2:
+            a0, a1 = args
+            return lambda g, env: defines[name](g, a0(g, env), a1(g, env))
+        return lambda g, env: defines[name](g, *[a(g, env) for a in args])
+
+    def _call(self, node: IR) -> Expr:
+        fn = self.builtins.get(node["fn"])
+        if fn is None:
+            raise RulesError(f"the engine has no builtin '{node['fn']}'")
+        args = [self.expr(a) for a in node["args"]]
+        if not args:
+            return lambda g, env: fn(g)
+        if len(args) == 1:
+            (a0,) = args
+            return lambda g, env: fn(g, a0(g, env))
+        if len(args) == 2:
+            a0, a1 = args
+            return lambda g, env: fn(g, a0(g, env), a1(g, env))
+        return lambda g, env: fn(g, *[a(g, env) for a in args])
+
+    def owner(self, node: IR | None) -> Expr | None:
+        """The ``of`` of a counter or flag: None means the default owner."""
+        return None if node is None else self.expr(node)
+
+    def _counter(self, node: IR) -> Expr:
+        name = node["name"]
+        of = self.owner(node.get("of"))
+        return lambda g, env: g.counter_value(name, None if of is None else of(g, env))
+
+    def _flag(self, node: IR) -> Expr:
+        name = node["name"]
+        of = self.owner(node.get("of"))
+        return lambda g, env: g.flag_value(name, None if of is None else of(g, env))
+
+    def _agg(self, node: IR) -> Expr:  # noqa: C901 - one small closure per aggregate
+        fn, var = node["fn"], node["var"]
+        source = self.expr(node["in"])
+        where = self.expr(node["where"]) if node.get("where") else None
+        value = self.expr(node["value"]) if node.get("value") else None
+
+        def items(g: Game, env: Env) -> list[Any]:
+            found = source(g, env)
+            if found is None:
+                return []
+            if where is None:
+                return list(found)
+            inner = dict(env)
+            out = []
+            for item in found:
+                inner[var] = item
+                if where(g, inner):
+                    out.append(item)
+            return out
+
+        if fn == "select":
+            return items
+        if fn == "count":
+            if where is None:
+                return lambda g, env: len(source(g, env) or ())
+            return lambda g, env: len(items(g, env))
+        if fn in ("any", "all"):
+            check = value or where
+
+            def quantify(g: Game, env: Env) -> bool:
+                inner = dict(env)
+                for item in source(g, env) or ():
+                    inner[var] = item
+                    if fn == "any" and (where is None or where(g, inner)) and (
+                            value is None or value(g, inner)):
+                        return True
+                    if fn == "all" and (where is None or where(g, inner)) and (
+                            value is not None and not value(g, inner)):
+                        return False
+                    if fn == "all" and value is None and check is not None and not check(
+                            g, inner):
+                        return False
+                return fn == "all"
+            return quantify
+
+        def reduce(g: Game, env: Env) -> Any:
+            inner = dict(env)
+            numbers = []
+            for item in items(g, env):
+                inner[var] = item
+                numbers.append(_number(value(g, inner) if value else item, f"a value in {fn}"))
+            if fn == "sum":
+                return sum(numbers)
+            if not numbers:
+                return None
+            return min(numbers) if fn == "min" else max(numbers)
+        return reduce

@@ -1,0 +1,288 @@
+"""A pack's rules IR made ready to run: numbered statements, compiled expressions, flows.
+
+Loading does the work a playout must not repeat: every expression becomes a closure
+(``expressions``), every statement list gets a block number, and every flow block a flow
+number, so a position in the rules is a pair of small integers that a saved game can hold
+(``docs/design/engine-plan.md``).  Nothing here changes during a game, so one Program
+serves every game played from the same tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from decklore.runtime.builtins import BUILTINS
+from decklore.runtime.expressions import Compiler, Env, Expr, RulesError
+from decklore.runtime.tables import Tables
+
+IR = Mapping[str, Any]
+Location = Callable[[Any, Env], tuple[str, int | None]]
+
+
+@dataclass(slots=True)
+class Stmt:
+    """One statement: what it does, where it is written, and its compiled parts."""
+
+    do: str
+    at: str
+    x: dict[str, Any]
+
+
+@dataclass(slots=True)
+class Flow:
+    """A flow block (setup, game, era, round, turn, phase, step) with numbered parts."""
+
+    id: int
+    kind: str
+    name: str
+    label: str
+    at: str
+    start: int | None
+    end: int | None
+    body: int | None
+    order: Expr | None
+    children: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Trigger:
+    event: str
+    params: list[str]
+    where: Expr | None
+    block: int
+    at: str
+
+
+@dataclass(slots=True)
+class Outcome:
+    kind: str
+    var: str
+    when: Expr
+    label: str
+    at: str
+
+
+class Program:
+    """The runnable form of one pack's rules."""
+
+    def __init__(self, tables: Tables) -> None:
+        rules = tables.raw.get("rules")
+        if not rules:
+            raise RulesError(f"pack {tables.pack['id']} has no rules to play")
+        self.tables = tables
+        self.rules = rules
+        self.zones: dict[str, IR] = {z["name"]: z for z in rules["zones"]}
+        self.counters: dict[str, IR] = {c["name"]: c for c in rules["counters"]}
+        self.flags: dict[str, IR] = {f["name"]: f for f in rules["flags"]}
+        self.lock_fields = [spec["name"] for spec in tables.raw["card_fields"]
+                            if spec["type"] == "lock"]
+        self.unblockable_kinds = frozenset(
+            k["id"] for k in tables.raw["card_kinds"] if k.get("unblockable"))
+        self.card_rows: dict[str, dict[str, Any]] = {
+            row["id"]: dict(row) for row in tables.raw["cards"]}
+        self.symbol_ids = [s["id"] for s in tables.raw["symbols"]]
+        self.consts: dict[str, Any] = {}
+        self.defines: dict[str, Callable[..., Any]] = {}
+        self.compiler = Compiler(self.defines, self.consts, BUILTINS)
+        self.stmts: list[Stmt] = []
+        self.blocks: list[list[int]] = []
+        self.flows: list[Flow] = []
+        self._load_consts(rules["consts"])
+        for name, spec in rules["defines"].items():
+            self.defines[name] = self._define(name, spec)
+        self.actions: dict[str, dict[str, Any]] = {}
+        for name, spec in rules["actions"].items():
+            self.actions[name] = {"params": list(spec["params"]), "label": spec.get("label"),
+                                  "limit": spec.get("limit"), "at": spec["at"],
+                                  "block": self.block(spec["body"])}
+        self.top_flows = [self._flow(f) for f in rules["flow"]]
+        self.triggers: dict[str, list[Trigger]] = {}
+        for spec in rules["triggers"]:
+            self.triggers.setdefault(spec["event"], []).append(Trigger(
+                spec["event"], list(spec["params"]), self._opt(spec.get("where")),
+                self.block(spec["body"]), spec["at"]))
+        self.outcomes = [Outcome(o["kind"], o["player"], self.expr(o["when"]),
+                                 o.get("label") or o["kind"], o["at"])
+                         for o in rules["outcomes"]]
+        score = rules.get("score")
+        self.score: tuple[str, Expr] | None = (
+            (score["player"], self.expr(score["value"])) if score else None)
+        self.tiebreak = [self.expr(e) for e in rules.get("tiebreak") or []]
+
+    # --- expressions ------------------------------------------------------------------
+
+    def expr(self, node: IR) -> Expr:
+        return self.compiler.expr(node)
+
+    def _opt(self, node: IR | None) -> Expr | None:
+        return None if node is None else self.compiler.expr(node)
+
+    def _load_consts(self, consts: Mapping[str, IR]) -> None:
+        pending = dict(consts)
+        while pending:
+            progressed = False
+            for name, node in list(pending.items()):
+                try:
+                    self.consts[name] = self.compiler.expr(node)(None, {})  # type: ignore[arg-type]
+                except (KeyError, AttributeError, TypeError):
+                    continue
+                del pending[name]
+                progressed = True
+            if not progressed:
+                raise RulesError("constants that depend on each other in a loop: "
+                                 + ", ".join(sorted(pending)))
+
+    def _define(self, name: str, spec: IR) -> Callable[..., Any]:
+        body = self.compiler.expr(spec["body"])
+        params = list(spec["params"])
+        at = spec["at"]
+
+        def run(g: Any, *args: Any) -> Any:
+            try:
+                return body(g, dict(zip(params, args, strict=True)))
+            except RulesError as exc:
+                if exc.at is None:
+                    exc.at = at
+                raise
+            except RecursionError:
+                raise RulesError(f"'{name}' calls itself without end", at) from None
+        if not params:
+            def constant_args(g: Any) -> Any:
+                try:
+                    return body(g, {})
+                except RulesError as exc:
+                    if exc.at is None:
+                        exc.at = at
+                    raise
+                except RecursionError:
+                    raise RulesError(f"'{name}' calls itself without end", at) from None
+            return constant_args
+        return run
+
+    def location(self, node: IR) -> Location:
+        """A zone expression read as a place to put cards rather than the cards in it."""
+        if node.get("op") == "zone":
+            zone = node["zone"]
+            if node.get("player") is None:
+                return lambda g, env: (zone, None)
+            player = self.compiler.expr(node["player"])
+            return lambda g, env: (zone, player(g, env))
+        if node.get("op") == "call" and node.get("fn") == "zone_of":
+            card = self.compiler.expr(node["args"][0])
+            return lambda g, env: g.location(card(g, env))
+        raise RulesError("a zone is needed here, such as hand(me)")
+
+    # --- statements -------------------------------------------------------------------
+
+    def block(self, statements: list[IR] | None) -> int:
+        """Number a statement list (its statements first, so nested blocks come later)."""
+        ids = [self._stmt(s) for s in statements or []]
+        self.blocks.append(ids)
+        return len(self.blocks) - 1
+
+    def _stmt(self, s: IR) -> int:  # noqa: C901 - one case per statement kind
+        do = s["do"]
+        e, opt = self.expr, self._opt
+        x: dict[str, Any] = {}
+        if do == "move":
+            x.update(what=e(s["what"]), to=self.location(s["to"]), facing=s.get("facing"),
+                     position=s.get("position"))
+        elif do == "draw":
+            x.update(count=e(s["count"]), src=self.location(s["from"]),
+                     to=self.location(s["to"]), facing=s.get("facing"))
+        elif do == "shuffle":
+            x.update(zone=self.location(s["zone"]))
+        elif do == "reveal":
+            x.update(what=e(s["what"]), to=opt(s.get("to")))
+        elif do == "destroy":
+            x.update(what=e(s["what"]),
+                     to=self.location(s["to"]) if s.get("to") else None)
+        elif do in ("stack", "tuck"):
+            x.update(what=e(s["what"]), onto=e(s["onto"]))
+        elif do in ("gain", "spend"):
+            x.update(amount=e(s["amount"]), kind=s["kind"], name=s["name"],
+                     of=opt(s.get("of")))
+        elif do in ("set", "clear"):
+            x.update(kind=s["kind"], name=s["name"], of=opt(s.get("of")),
+                     value=opt(s.get("value")))
+        elif do == "pay":
+            sources = []
+            for src in s["sources"]:
+                if "zone" in src:
+                    sources.append(("zone", self.location(src["zone"]), src.get("valued")))
+                else:
+                    counter = src["counter"]
+                    sources.append(("counter", counter["name"], opt(counter.get("of"))))
+            change = s.get("change")
+            x.update(amount=e(s["amount"]), sources=sources,
+                     change=None if change is None else (change["name"], opt(change.get("of"))))
+        elif do == "let":
+            x.update(name=s["name"], value=e(s["value"]))
+        elif do == "call":
+            x.update(action=s["action"], args=[e(a) for a in s["args"]])
+        elif do == "end":
+            x.update(period=s["period"])
+        elif do in ("fail", "log"):
+            x.update(message=s["message"])
+        elif do == "if":
+            x.update(branches=[(e(b["when"]), self.block(b["then"])) for b in s["branches"]],
+                     otherwise=None if s.get("else") is None else self.block(s["else"]))
+        elif do == "for_each":
+            x.update(var=s["var"], items=e(s["in"]), where=opt(s.get("where")),
+                     body=self.block(s["body"]))
+        elif do == "repeat":
+            x.update(times=e(s["times"]), body=self.block(s["body"]))
+        elif do == "repeat_while":
+            x.update(cond=e(s["while"]), body=self.block(s["body"]))
+        elif do == "repeat_until_pass":
+            x.update(label=s.get("label"), cond=opt(s.get("while")), body=self.block(s["body"]))
+        elif do == "may":
+            x.update(label=s.get("label"), body=self.block(s["body"]))
+        elif do == "choose":
+            count = s.get("count")
+            x.update(kind=s["kind"], var=s["var"], items=e(s["from"]), where=opt(s.get("where")),
+                     count=None if count is None else (count["kind"], e(count["n"])),
+                     label=s.get("label"), optional=bool(s.get("optional")),
+                     body=self.block(s["body"]))
+        elif do == "choose_number":
+            x.update(var=s["var"], low=e(s["low"]), high=e(s["high"]),
+                     where=opt(s.get("where")), label=s.get("label"), body=self.block(s["body"]))
+        elif do == "choose_one":
+            x.update(label=s.get("label"), options=[
+                {"name": o["name"], "label": o.get("label") or o["name"].replace("_", " "),
+                 "when": opt(o.get("when")), "limit": o.get("limit"),
+                 "body": self.block(o["body"]), "at": o.get("at", s["at"])}
+                for o in s["options"]])
+        else:
+            raise RulesError(f"the engine does not know the statement '{do}'", s.get("at"))
+        self.stmts.append(Stmt(do, s["at"], x))
+        return len(self.stmts) - 1
+
+    def _flow(self, spec: IR) -> int:
+        flow = Flow(len(self.flows), spec["kind"], spec.get("name") or spec["kind"],
+                    spec.get("label") or spec.get("name") or spec["kind"], spec["at"],
+                    None, None, None, self._opt(spec.get("order")))
+        self.flows.append(flow)
+        if spec.get("start"):
+            flow.start = self.block(spec["start"])
+        if spec.get("end"):
+            flow.end = self.block(spec["end"])
+        if spec.get("body"):
+            flow.body = self.block(spec["body"])
+        flow.children = [self._flow(child) for child in spec.get("children") or []]
+        return flow.id
+
+
+_PROGRAMS: dict[str, Program] = {}
+
+
+def program_for(tables: Tables) -> Program:
+    """The Program of these tables, built once per content hash."""
+    key = tables.content_hash
+    found = _PROGRAMS.get(key)
+    if found is None:
+        found = Program(tables)
+        _PROGRAMS[key] = found
+    return found
