@@ -14,4 +14,11 @@ def bundled_pack(name: str) -> Path | None:
     if name not in BUNDLED or not root.is_dir():
         return None
     with as_file(root) as path:
-        return Path(path)
+        folder = Path(path)
+    # A development install (pip install -e, strict mode) links each file to the source
+    # tree; the pack's real folder is where its manifest really lives, and reading it
+    # there keeps every path inside the pack.
+    manifest = folder / "pack.yaml"
+    if manifest.is_symlink():
+        return manifest.resolve().parent
+    return folder

@@ -6,12 +6,18 @@ are added to the same ``decklore`` group by :func:`register`.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from decklore import EXIT_INVALID, EXIT_OK, _guard
+from decklore import EXIT_INVALID, EXIT_OK, _compile, _guard
+
+if TYPE_CHECKING:
+    from decklore.runtime.engine import Game
+    from decklore.runtime.tables import Tables
 
 
 @click.command(name="test")
@@ -63,6 +69,329 @@ def test_command(paths: tuple[Path, ...], quiet: bool) -> None:
     sys.exit(EXIT_OK if not failed and not broken else EXIT_INVALID)
 
 
+# --- shared helpers -----------------------------------------------------------------------
+
+def _tables(pack: str) -> tuple[Tables, bytes]:
+    from decklore.runtime.tables import loads_tables
+
+    result = _compile(pack, "text", True, False)
+    if result is None:
+        sys.exit(EXIT_INVALID)
+    tables = loads_tables(result.data)
+    if not tables.raw.get("rules"):
+        click.echo(f"error: pack {tables.pack['id']} has no rules to play (add rules files "
+                   "to pack.yaml)", err=True)
+        sys.exit(EXIT_INVALID)
+    return tables, result.data
+
+
+def _decks(tables: Tables, value: str | None, players: int) -> list[str] | None:
+    if not value:
+        return None
+    prefix = f"{tables.pack['id']}:"
+    decks = [d.strip() if ":" in d else prefix + d.strip() for d in value.split(",")]
+    if len(decks) != players:
+        raise click.BadParameter(f"give {players} decks, one per player (got {len(decks)})",
+                                 param_hint="--decks")
+    return decks
+
+
+def _write_log(game: Game, path: Path) -> None:
+    from decklore.compiler.emit import write_atomic
+
+    lines = "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in game.state.log)
+    write_atomic(path, lines.encode("utf-8"))
+
+
+# --- play ------------------------------------------------------------------------------------
+
+@click.command()
+@click.argument("pack")
+@click.option("--players", "seats", default="human,random", show_default=True,
+              help="One agent per seat: human, random or greedy, comma-separated.")
+@click.option("--seed", type=int, default=1, show_default=True, help="The game's seed.")
+@click.option("--decks", default=None, help="Each seat's deck, comma-separated "
+              "(ERA: two of ancient, medieval, industrial, atomic).")
+@click.option("--save", "save", type=click.Path(dir_okay=False, path_type=Path),
+              help="Save the game here when you quit (type 's' at a prompt to save now).")
+@click.option("--load", "load", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Resume a saved game.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the game's event log (JSON lines) here, for decklore replay.")
+@_guard
+def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
+         load: Path | None, log_path: Path | None) -> None:
+    """Play a game of PACK in the terminal, against agents or other people."""
+    from rich.console import Console
+
+    from decklore.runtime.agents import make_agent
+    from decklore.runtime.engine import Game
+    from decklore.runtime.expressions import RulesError
+    from decklore.runtime.state import StateError
+
+    tables, _ = _tables(pack)
+    names = [s.strip() for s in seats.split(",") if s.strip()]
+    console = Console()
+    try:
+        if load is not None:
+            game = Game.from_json(tables, load.read_text(encoding="utf-8"))
+        else:
+            game = Game.new(tables, len(names), seed, _decks(tables, decks, len(names)))
+    except (StateError, RulesError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_INVALID)
+    if len(names) != game.state.players:
+        raise click.BadParameter(f"the saved game has {game.state.players} players; give "
+                                 "one agent for each", param_hint="--players")
+    agents: list[Any] = []
+    for i, name in enumerate(names):
+        if name == "human":
+            agents.append(None)
+            continue
+        try:
+            agents.append(make_agent(name, seed + 1 + i, tables.raw))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--players") from None
+    shown = {i: len(game.state.log) for i in range(len(names))}
+    try:
+        while not game.terminal:
+            player = game.current_player()
+            assert player is not None
+            agent = agents[player]
+            if agent is not None:
+                game.apply(agent.choose(game))
+                continue
+            _show(console, game, player, shown[player])
+            shown[player] = len(game.state.log)
+            choice = _ask(console, game, save)
+            if choice is None:
+                break
+            game.apply(choice)
+    except RulesError as exc:
+        click.echo(f"rules error: {exc}", err=True)
+        sys.exit(EXIT_INVALID)
+    finally:
+        if save is not None:
+            from decklore.compiler.emit import write_atomic
+
+            write_atomic(save, game.to_json().encode("utf-8"))
+            console.print(f"saved to {save}")
+        if log_path is not None:
+            _write_log(game, log_path)
+    if game.terminal:
+        viewer = next((i for i, a in enumerate(agents) if a is None), None)
+        _show(console, game, viewer, shown.get(viewer or 0, 0))
+
+
+def _show(console: Any, game: Game, viewer: int | None, since: int) -> None:
+    from rich.panel import Panel
+    from rich.table import Table
+
+    from decklore.runtime.describe import card_phrase, event_text
+
+    lines = [t for e in game.state.log[since:] if (t := event_text(game, e, viewer))]
+    if lines:
+        console.print("\n".join(lines[-40:]), style="dim")
+    obs = game.observation(viewer)
+    table = Table(title=f"Turn {obs['turn']} · {obs['phase'] or ''} · you are Player "
+                  f"{(viewer or 0) + 1}", show_lines=False)
+    table.add_column("")
+    for p in obs["players"]:
+        table.add_column(f"Player {p['seat']}" + (" (you)" if p["seat"] - 1 == viewer else ""))
+    counters = obs["players"][0]["counters"]
+    for name in counters:
+        label = game.program.counters[name]["label"]
+        table.add_row(label, *[str(p["counters"][name]) for p in obs["players"]])
+    for name, spec in game.program.zones.items():
+        if spec["per"] != "player":
+            continue
+        cells = []
+        for seat in range(game.state.players):
+            cards = game.zone_cards(name, seat)
+            seen = [card_phrase(game, c, viewer).split(" (")[0] for c in cards
+                    if not card_phrase(game, c, viewer).startswith("a face-down")]
+            hidden = len(cards) - len(seen)
+            text = ", ".join(seen[:12]) + (f" …+{len(seen) - 12}" if len(seen) > 12 else "")
+            if hidden:
+                text += (", " if text else "") + f"{hidden} face down"
+            cells.append(text or "—")
+        table.add_row(spec["label"], *cells)
+    console.print(table)
+    if game.terminal:
+        console.print(Panel(str((obs["result"] or {}).get("reason", "")), title="Game over"))
+
+
+def _ask(console: Any, game: Game, save: Path | None) -> int | None:
+    actions = game.legal_actions()
+    pending = game.state.pending or {}
+    console.print(f"[bold]{pending.get('label') or 'Choose'}[/bold]")
+    for action in actions:
+        console.print(f"  [cyan]{action.index}[/cyan]  {action.description}")
+    while True:
+        answer = click.prompt("your choice (number, s to save, q to quit)", default="",
+                              show_default=False).strip().lower()
+        if answer == "q":
+            return None
+        if answer == "s":
+            if save is None:
+                console.print("start with --save FILE to save")
+            else:
+                from decklore.compiler.emit import write_atomic
+
+                write_atomic(save, game.to_json().encode("utf-8"))
+                console.print(f"saved to {save}")
+            continue
+        if answer.isdigit() and int(answer) < len(actions):
+            return int(answer)
+        console.print(f"type a number from 0 to {len(actions) - 1}")
+
+
+# --- simulate --------------------------------------------------------------------------------
+
+@click.command()
+@click.argument("pack")
+@click.option("-n", "games", type=click.IntRange(1, 10_000_000), default=100, show_default=True,
+              help="How many games.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the whole run.")
+@click.option("--players", type=int, default=None,
+              help="Players per game (default: the pack's smallest count).")
+@click.option("--agents", default="random", show_default=True,
+              help="Agents by seat, comma-separated (random, greedy), repeated round the table.")
+@click.option("--decks", default=None, help="Fix each seat's deck (default: dealt per game).")
+@click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Worker processes; results are the same for any number.")
+@click.option("--budget", type=click.IntRange(1000), default=None,
+              help="Step budget per game.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@_guard
+def simulate(pack: str, games: int, seed: int, players: int | None, agents: str,
+             decks: str | None, jobs: int, budget: int | None, as_json: bool) -> None:
+    """Play many seeded games of PACK with agents and summarise who wins and how."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from decklore.runtime.agents import AGENT_NAMES
+    from decklore.runtime.engine import DEFAULT_BUDGET
+    from decklore.runtime.simulate import simulate as run, summarize
+
+    tables, data = _tables(pack)
+    low, high = tables.pack["players"]["min"], tables.pack["players"]["max"]
+    count = players or low
+    if not low <= count <= high:
+        raise click.BadParameter(f"{tables.pack['name']} takes {low} to {high} players",
+                                 param_hint="--players")
+    names = [a.strip() for a in agents.split(",") if a.strip()]
+    for name in names:
+        if name not in AGENT_NAMES:
+            raise click.BadParameter(f"no agent '{name}'; agents: {', '.join(AGENT_NAMES)}",
+                                     param_hint="--agents")
+    chosen = _decks(tables, decks, count)
+    console = Console(stderr=True)
+    show = not as_json and console.is_terminal
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(), console=console,
+                  disable=not show) as bar:
+        task = bar.add_task("playing", total=games)
+        records = run(data, games, seed, count, names, decks=chosen, jobs=jobs,
+                      budget=budget or DEFAULT_BUDGET,
+                      progress=lambda k: bar.advance(task, k))
+    summary = summarize(records, count)
+    summary["pack"] = tables.pack["id"]
+    summary["agents"] = [names[i % len(names)] for i in range(count)]
+    summary["seed"] = seed
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+        return
+    _print_summary(summary)
+
+
+def _pct(entry: dict[str, Any]) -> str:
+    low, high = entry["ci95"]
+    return (f"{entry['wins']:>6} / {entry['games']:<6} {entry['rate'] * 100:5.1f}%  "
+            f"(95% CI {low * 100:4.1f}–{high * 100:4.1f}%)")
+
+
+def _print_summary(s: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(f"[bold]{s['pack']}[/bold]: {s['games']} games, {s['players']} players, "
+                  f"agents {', '.join(s['agents'])}, seed {s['seed']}")
+    for title, key, label in (("Wins by seat", "wins_by_seat", "Player "),
+                              ("Wins by deck", "wins_by_deck", ""),
+                              ("Wins by agent", "wins_by_agent", "")):
+        table = Table(title=title, title_justify="left")
+        table.add_column("")
+        table.add_column("wins / games, rate (95% interval)")
+        for name, entry in s[key].items():
+            table.add_row(f"{label}{name}", _pct(entry))
+        console.print(table)
+    console.print(f"average turns {s['average_turns']} (from {s['turns_range'][0]} to "
+                  f"{s['turns_range'][1]}), average decisions {s['average_decisions']}")
+    console.print("how games ended: " + ", ".join(f"{k} {v}" for k, v in s["reasons"].items()))
+    console.print(f"games that hit the step budget: {s['step_budget_hit']}; "
+                  f"without a winner: {s['no_winner']}")
+    for error in s["rules_errors"]:
+        console.print(f"[red]rules error[/red] {error}")
+    console.print(f"results hash {s['results_hash']}")
+
+
+# --- replay ----------------------------------------------------------------------------------
+
+@click.command()
+@click.argument("log", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--pack", default=None, help="The pack the game was played with "
+              "(default: the bundled pack of the log's id).")
+@_guard
+def replay(log: Path, pack: str | None) -> None:
+    """Re-run a game's log (from play --log) and check it reproduces event for event."""
+    from decklore.runtime.engine import Game
+    from decklore.runtime.expressions import RulesError
+    from decklore.runtime.state import StateError
+
+    events = []
+    for number, line in enumerate(log.read_text(encoding="utf-8").splitlines(), start=1):
+        try:
+            events.append(json.loads(line))
+        except ValueError:
+            click.echo(f"{log}:{number}: not a log line (JSON expected)", err=True)
+            sys.exit(EXIT_INVALID)
+    if not events or not isinstance(events[0], list) or events[0][:1] != ["start"]:
+        click.echo(f"{log}:1: not a decklore game log (it must begin with a start event)",
+                   err=True)
+        sys.exit(EXIT_INVALID)
+    _, pack_id, content_hash, players, seed, decks, budget = events[0]
+    tables, _ = _tables(pack or pack_id)
+    if tables.content_hash != content_hash:
+        click.echo(f"{log}:1: the game was played with other tables (hash "
+                   f"{content_hash[:12]}…, this pack is {tables.content_hash[:12]}…)",
+                   err=True)
+        sys.exit(EXIT_INVALID)
+    choices = [e[2] for e in events if e[0] == "decide"]
+    try:
+        game = Game.new(tables, players, seed, decks, budget=budget)
+        for choice in choices:
+            if game.terminal:
+                break
+            game.apply(choice)
+    except (RulesError, StateError) as exc:
+        click.echo(f"the replay stopped: {exc}", err=True)
+        sys.exit(EXIT_INVALID)
+    again = game.state.log
+    for number, (want, got) in enumerate(zip(events, again, strict=False), start=1):
+        if want != got:
+            click.echo(f"{log}:{number}: differs: the log has {json.dumps(want)}, the "
+                       f"replay gives {json.dumps(got)}", err=True)
+            sys.exit(EXIT_INVALID)
+    if len(events) != len(again):
+        click.echo(f"{log}: the log has {len(events)} events, the replay {len(again)}",
+                   err=True)
+        sys.exit(EXIT_INVALID)
+    click.echo(f"reproduced: {len(events)} events, {len(choices)} decisions, "
+               f"log hash {game.log_hash()[:16]}")
+
+
 def register(group: click.Group) -> None:
-    for command in (test_command,):
+    for command in (test_command, play, simulate, replay):
         group.add_command(command)

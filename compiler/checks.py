@@ -75,3 +75,30 @@ def check_deck_rules(manifest: Manifest, decks: list[DeckData], diags: Diagnosti
                 diags.error("E150", f"deck '{deck.row['id']}' has {count} {what} (copies "
                             f"counted); rule '{rule.id}' asks for {problem}", deck.id_span,
                             rule.description, notes=[(rule.span, "rule defined here")])
+
+
+def check_ai(manifest: Manifest, rules: dict[str, Any] | None, diags: Diagnostics) -> None:
+    """The greedy agent's weights must name a player's counter, a symbol or a player's zone."""
+    ai = manifest.ai
+    if not ai or not ai.get("weights"):
+        return
+    weights = ai["weights"]
+    rules = rules or {}
+    known = {
+        "counters": [c["name"] for c in rules.get("counters", []) if c["per"] == "player"],
+        "zones": [z["name"] for z in rules.get("zones", []) if z["per"] == "player"],
+        "symbols": list(manifest.symbols),
+    }
+    what = {"counters": "per-player counter", "zones": "per-player zone",
+            "symbols": "symbol"}
+    for group, names in known.items():
+        entries = weights.get(group) or {}
+        for name in entries:
+            bare = manifest.local(name) if group == "symbols" else name
+            if bare in names:
+                continue
+            hint = suggest(str(bare), names) or (
+                f"weights may name the pack's {what[group]}s: " + ", ".join(sorted(names))
+                if names else f"the pack has no {what[group]}s")
+            diags.error("E145", f"ai weight names no {what[group]} '{name}'",
+                        entries.key_span(name), hint)

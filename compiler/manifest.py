@@ -86,6 +86,8 @@ class Manifest:
     rules_files: list[tuple[str, Span]]
     deck_rules: list[DeckRule]
     meta: dict[str, Any] = field(default_factory=dict)
+    ai: Any = None
+    """The ``ai`` section as loaded (with positions), checked against the rules later."""
     file: str = ""
 
     def qualify(self, name: str) -> str:
@@ -166,6 +168,7 @@ def _build(data: LocatedDict, pack_dir: Path, display: str, diags: Diagnostics) 
         deck_rules=deck_rules,
         meta=meta,
         file=display,
+        ai=data.get("ai"),
     )
 
 

@@ -123,6 +123,7 @@ def compile_pack(
     checks.check_references(cards, compiler.uses, diags)
     checks.check_locks(compiler.uses, diags)
     checks.check_deck_rules(manifest, decks, diags)
+    checks.check_ai(manifest, rules, diags)
     if warnings_as_errors:
         diags.items[:] = [_as_error(d) for d in diags.items]
     diags.raise_if_errors()
@@ -268,7 +269,21 @@ def build_tables(manifest: Manifest, decks: list[DeckData],
         "decks": [d.row for d in decks],
         "cards": [c for d in decks for c in d.cards],
         "rules": rules,
+        "ai": _plain_ai(m),
     }
+
+
+def _plain_ai(m: Manifest) -> dict[str, Any] | None:
+    if not m.ai:
+        return None
+    weights = m.ai.get("weights") or {}
+    out: dict[str, Any] = {}
+    for group in ("counters", "zones"):
+        out[group] = dict(sorted((weights.get(group) or {}).items()))
+    out["symbols"] = dict(sorted((m.qualify(k), v)
+                                 for k, v in (weights.get("symbols") or {}).items()))
+    out["opponents"] = weights.get("opponents", 100)
+    return {"weights": out}
 
 
 def _as_error(d: Diagnostic) -> Diagnostic:

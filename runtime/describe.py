@@ -67,6 +67,11 @@ def card_phrase(game: Game, card: int, viewer: int | None) -> str:
 def describe_option(game: Game, pending: dict[str, Any], value: Any) -> str:
     """One legal action in words, as the deciding player may read it."""
     kind, label, viewer = pending["kind"], pending["label"], pending["player"]
+    about = pending.get("about")
+    if about is not None and kind in ("may", "again", "number", "one"):
+        subject = (player_name(about[1]) if about[0] == "player"
+                   else card_phrase(game, about[1], viewer))
+        label = f"{label} [{subject}]" if label else subject
     if kind == "may":
         return (label or "Yes") if value else (f"Don't: {label}" if label else "No")
     if kind == "again":
@@ -169,3 +174,56 @@ def observation(game: Game, viewer: int | None) -> dict[str, Any]:
                  if s["per"] == "game"},
         "zones": zones, "decision": decision, "result": state.info["result"],
     }
+
+
+def event_text(game: Game, event: list[Any], viewer: int | None) -> str | None:
+    """One log event in words, as ``viewer`` may know it (None: not worth a line).
+
+    Card names appear only when the viewer sees the card where it ends up; a card moving
+    face down between hidden places is 'a card'.
+    """
+    kind = event[0]
+    program = game.program
+    if kind == "move":
+        card, zone, player = event[1], event[2], event[3]
+        spec = program.zones.get(zone)
+        where = (spec["label"].lower() if spec else {"-out": "out of the game",
+                                                     "-under": "under a card"}.get(zone, zone))
+        if player is not None:
+            where = ("your " if player == viewer else f"{player_name(player)}'s ") + where
+        shown = event[4] and (spec is None or spec["visibility"] == "public" or (
+            spec["visibility"] == "owner" and player == viewer))
+        name = game.rows[card]["name"] if shown else "a card"
+        return f"{name} → {where}"
+    if kind == "counter":
+        name, slot, value = event[1], event[2], event[3]
+        spec = program.counters[name]
+        if spec["per"] == "player":
+            return f"{player_name(slot)}: {spec['label']} {value}"
+        if spec["per"] == "card":
+            return f"{game.rows[slot]['name']}: {spec['label']} {value}"
+        return f"{spec['label']}: {value}"
+    if kind == "flag":
+        name, slot, value = event[1], event[2], event[3]
+        spec = program.flags[name]
+        owner = (player_name(slot) if spec["per"] == "player"
+                 else game.rows[slot]["name"] if spec["per"] == "card" else "")
+        return f"{owner + ': ' if owner else ''}{spec['label']} {'on' if value else 'off'}"
+    if kind == "turn":
+        return f"— turn {event[1]}: {player_name(event[2])} —"
+    if kind == "phase":
+        flows = {f.name: f.label for f in program.flows}
+        return f"{flows.get(event[1], event[1])}"
+    if kind == "shuffle":
+        return f"{player_name(event[2]) + ' shuffles ' if event[2] is not None else 'shuffle '}" \
+               f"{program.zones[event[1]]['label'].lower()}"
+    if kind == "destroy":
+        return f"{game.rows[event[1]]['name']} is destroyed"
+    if kind == "say":
+        return str(event[1])
+    if kind == "end":
+        winners = ", ".join(player_name(w) for w in event[1]) or "nobody"
+        return f"Game over: {winners} won ({event[2]})"
+    if kind == "out":
+        return ", ".join(player_name(p) for p in event[1]) + f" out: {event[2]}"
+    return None

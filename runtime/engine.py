@@ -34,8 +34,8 @@ OUT = "-out"
 UNDER = "-under"
 """Where tucked cards lie: they belong to their host card, not to a zone of the rules."""
 
-DEFAULT_BUDGET = 500_000
-"""Steps one game may run (a statement or a loop turn each): an ERA game takes about 5,000."""
+DEFAULT_BUDGET = 100_000
+"""Steps one game may run (a statement or a loop turn each): an ERA game takes 2,000 to 20,000."""
 
 
 class StepBudgetExceeded(RulesError):
@@ -94,7 +94,8 @@ class Game:
                       "turn_began": 0}
         state.frames = [{"t": "root", "i": 0}]
         game = cls(program, state)
-        game._log("start", tables.pack["id"], tables.content_hash, players, seed, list(decks))
+        game._log("start", tables.pack["id"], tables.content_hash, players, seed, list(decks),
+                  budget)
         return game
 
     def resume(self) -> None:
@@ -509,8 +510,13 @@ class Game:
     def _offer(self, kind: str, label: str | None, options: list[Any], at: str,
                **extra: Any) -> None:
         me = self.state.info["me"]
-        self.state.pending = {"player": 0 if me is None else me, "kind": kind,
-                              "label": label or "", "options": options, "at": at, **extra}
+        pending = {"player": 0 if me is None else me, "kind": kind, "label": label or "",
+                   "options": options, "at": at, **extra}
+        for frame in reversed(self.state.frames):
+            if "about" in frame:
+                pending["about"] = frame["about"]
+                break
+        self.state.pending = pending
 
     def _resolve(self, pending: dict[str, Any], value: Any) -> None:
         frames = self.state.frames
@@ -542,7 +548,8 @@ class Game:
                 frames.append(_block(x["body"], frame["env"]))
         elif kind == "card":
             if value is not None:
-                frames.append(_block(x["body"], frame["env"], x["var"], value))
+                about = "player" if x["kind"] == "player" else "card"
+                frames.append(_block(x["body"], frame["env"], x["var"], value, about))
         elif kind == "number":
             frames.append(_block(x["body"], frame["env"], x["var"], value))
         elif kind == "one":
@@ -641,11 +648,15 @@ def _slots(per: str, state: GameState) -> int:
     return {"player": state.players, "card": len(state.cards), "game": 1}[per]
 
 
-def _block(block: int, env: Env, var: str | None = None, value: Any = None) -> dict[str, Any]:
+def _block(block: int, env: Env, var: str | None = None, value: Any = None,
+           about: str | None = None) -> dict[str, Any]:
     inner = dict(env)
     if var is not None:
         inner[var] = value
-    return {"t": "b", "b": block, "pc": 0, "env": inner}
+    frame = {"t": "b", "b": block, "pc": 0, "env": inner}
+    if about is not None and value is not None:
+        frame["about"] = [about, value]
+    return frame
 
 
 def default_decks(tables: Tables, players: int) -> list[str]:
@@ -837,7 +848,7 @@ def _f_each(g: Game, f: dict[str, Any]) -> None:
             env[x["var"]] = item
             if not x["where"](g, env):
                 continue
-        g.state.frames.append(_block(x["body"], f["env"], x["var"], item))
+        g.state.frames.append(_block(x["body"], f["env"], x["var"], item, x["about"]))
         return
     g.state.frames.remove(f)
 

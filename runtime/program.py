@@ -161,6 +161,28 @@ class Program:
             return constant_args
         return run
 
+    def collection_kind(self, node: IR) -> str | None:
+        """'card' or 'player' when an expression is a list of cards or players, else None.
+
+        Decisions inside a loop name the loop's current card or player ("Play this resource
+        card now: Kingdom Produce"), so the engine needs to know which a loop walks.
+        """
+        op = node.get("op")
+        if op == "zone":
+            return "card"
+        if op == "call":
+            if node["fn"] in ("units", "top", "bottom", "tucked", "stack_of", "zone_of",
+                              "cards_of"):
+                return "card"
+            if node["fn"] in ("players", "opponents", "players_from"):
+                return "player"
+        if op == "agg" and node.get("fn") == "select":
+            return self.collection_kind(node["in"])
+        if op == "define":
+            kind = self.rules["defines"].get(node["name"], {}).get("type")
+            return {"cards": "card", "players": "player"}.get(kind)
+        return None
+
     def location(self, node: IR) -> Location:
         """A zone expression read as a place to put cards rather than the cards in it."""
         if node.get("op") == "zone":
@@ -231,7 +253,7 @@ class Program:
                      otherwise=None if s.get("else") is None else self.block(s["else"]))
         elif do == "for_each":
             x.update(var=s["var"], items=e(s["in"]), where=opt(s.get("where")),
-                     body=self.block(s["body"]))
+                     body=self.block(s["body"]), about=self.collection_kind(s["in"]))
         elif do == "repeat":
             x.update(times=e(s["times"]), body=self.block(s["body"]))
         elif do == "repeat_while":

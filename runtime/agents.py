@@ -1,0 +1,161 @@
+"""Players that are not people: random, greedy, and scripted.
+
+An agent answers ``choose(game) -> index`` for the pending decision.  None of them knows a
+game: the greedy agent's taste comes from the pack's ``ai`` weights (on counters, symbols
+and cards in zones), so a designer tunes it in ``pack.yaml`` without code.  Agents draw
+their randomness from their own seeded generator, never from the game's, so adding an
+agent's look-ahead never changes what the game deals.
+
+Agents see only what ``legal_actions`` offers; the greedy agent also looks one decision
+ahead on a clone of the game, which knows hidden cards.  That is a known advantage: it is a
+benchmark and a sparring partner, not a fair player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from decklore.runtime.engine import Game
+from decklore.runtime.rng import Rng
+
+
+class Agent(Protocol):
+    name: str
+
+    def choose(self, game: Game) -> int: ...
+
+
+class RandomAgent:
+    """Uniformly random among the legal actions."""
+
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = Rng(seed)
+
+    def choose(self, game: Game) -> int:
+        return self.rng.below(game.option_count())
+
+
+class ScriptedAgent:
+    """Plays a list of choices in order: action numbers, or text found in a description."""
+
+    name = "scripted"
+
+    def __init__(self, choices: Sequence[int | str]) -> None:
+        self.choices = list(choices)
+        self.position = 0
+
+    def choose(self, game: Game) -> int:
+        if self.position >= len(self.choices):
+            raise LookupError(f"the script ran out after {self.position} choices")
+        want = self.choices[self.position]
+        self.position += 1
+        if isinstance(want, int):
+            return want
+        actions = game.legal_actions()
+        found = [a.index for a in actions if want.lower() in a.description.lower()]
+        if len(found) != 1:
+            offered = "; ".join(a.description for a in actions)
+            raise LookupError(f"choice {self.position} '{want}' matches {len(found)} actions "
+                              f"(offered: {offered})")
+        return found[0]
+
+
+@dataclass
+class Weights:
+    """How much the greedy agent values each counter, symbol and card in a zone."""
+
+    counters: dict[str, float] = field(default_factory=dict)
+    symbols: dict[str, float] = field(default_factory=dict)
+    zones: dict[str, float] = field(default_factory=dict)
+    opponents: float = 1.0
+
+    @classmethod
+    def from_tables(cls, raw: Mapping[str, Any]) -> Weights:
+        ai = raw.get("ai") or {}
+        weights = ai.get("weights") or {}
+        return cls(dict(weights.get("counters") or {}), dict(weights.get("symbols") or {}),
+                   dict(weights.get("zones") or {}), weights.get("opponents", 100) / 100)
+
+
+WIN = 1e9
+
+
+def evaluate(game: Game, player: int, weights: Weights) -> float:
+    """How good the position looks for ``player``: their score less their opponents'."""
+    result = game.result
+    if result is not None:
+        if player in result["winners"]:
+            return WIN
+        return -WIN if result["winners"] else 0.0
+    view = game.symbol_view() if weights.symbols else None
+    state = game.state
+
+    def worth(p: int) -> float:
+        total = 0.0
+        for name, w in weights.counters.items():
+            values = state.counters.get(name)
+            if values is not None and len(values) == state.players:
+                total += w * values[p]
+        if view is not None:
+            for symbol, w in weights.symbols.items():
+                total += w * view.total(symbol, p)
+        for zone, w in weights.zones.items():
+            per = state.zones.get(zone)
+            if per is not None and len(per) == state.players:
+                total += w * len(per[p])
+        return total
+
+    others = [p for p in range(state.players) if p != player]
+    mine = worth(player)
+    if not others:
+        return mine
+    return mine - weights.opponents * sum(worth(p) for p in others) / len(others)
+
+
+class GreedyAgent:
+    """Takes the action whose result the pack's weights like best, one decision ahead.
+
+    Ties (most decisions change nothing the weights see at once) go to a seeded random
+    pick among the best, so the agent still explores.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int, weights: Weights) -> None:
+        self.rng = Rng(seed)
+        self.weights = weights
+
+    def choose(self, game: Game) -> int:
+        count = game.option_count()
+        if count == 1:
+            return 0
+        player = game.current_player()
+        assert player is not None
+        best: list[int] = []
+        top = float("-inf")
+        for index in range(count):
+            trial = game.clone()
+            trial.apply(index)
+            score = evaluate(trial, player, self.weights)
+            if score > top:
+                top, best = score, [index]
+            elif score == top:
+                best.append(index)
+        return best[self.rng.below(len(best))] if len(best) > 1 else best[0]
+
+
+AGENT_NAMES = ("random", "greedy")
+
+
+def make_agent(name: str, seed: int, raw_tables: Mapping[str, Any]) -> Agent:
+    """An agent by name, seeded; ``greedy`` reads the pack's weights."""
+    if name == "random":
+        return RandomAgent(seed)
+    if name == "greedy":
+        return GreedyAgent(seed, Weights.from_tables(raw_tables))
+    raise ValueError(f"no agent '{name}'; agents: {', '.join(AGENT_NAMES)} "
+                     "(and 'human' in decklore play)")
