@@ -294,7 +294,7 @@ def simulate(pack: str, games: int, seed: int, players: int | None, agents: str,
         task = bar.add_task("playing", total=games)
         records = run(data, games, seed, count, names, decks=chosen, jobs=jobs,
                       budget=budget or DEFAULT_BUDGET,
-                      progress=lambda k: bar.advance(task, k))
+                      advance=lambda k: bar.advance(task, k))
     summary = summarize(records, count)
     summary["pack"] = tables.pack["id"]
     summary["agents"] = [names[i % len(names)] for i in range(count)]

@@ -305,7 +305,12 @@ class _Runner:
             self.steps += 1
             try:
                 if "choose" in step:
+                    # A choice runs the game on to its next decision; when the script next
+                    # waits for a phase, stop there if it comes first.
+                    following = script[index + 1] if index + 1 < len(script) else {}
+                    game.pause_at = {str(following["until"])} if "until" in following else set()
                     self.choose(step["choose"], span)
+                    game.pause_at = set()
                 elif "until" in step:
                     self.until(str(step["until"]), span)
                 elif "finish" in step:
@@ -335,6 +340,7 @@ class _Runner:
         assert game is not None
         if game.state.pending is None and not game.terminal:
             game.resume()
+            game.pause_at = set()
         if game.state.pending is None:
             raise ScenarioError(span, "nothing to choose: " + (
                 "the game is over" if game.terminal else "no decision is pending"))
@@ -357,6 +363,8 @@ class _Runner:
         if name is not None and name not in {f.name for f in game.program.flows}:
             raise ScenarioError(span, f"no phase, step, turn or round named '{name}'"
                                 + _hint(name, {f.name for f in game.program.flows}))
+        if name is not None and game.paused == name:
+            return
         game.pause_at = {name} if name else set()
         game.resume()
         game.pause_at = set()

@@ -113,7 +113,7 @@ class Game:
         path = _flow_path(self.program, name)
         if path is None:
             names = sorted({f.name for f in self.program.flows})
-            raise RulesError(f"no flow block named '{name}'; the rules have: "
+            raise RulesError(f"no phase, step, turn or round named '{name}'; the rules have: "
                              + ", ".join(names))
         top_index, chain = path
         info = self.state.info
@@ -439,7 +439,7 @@ class Game:
         for trig in triggers:
             env = dict(zip(trig.params, args, strict=False))
             if trig.where is None or trig.where(self, env):
-                chosen.append({"t": "b", "b": trig.block, "pc": 0, "env": env})
+                chosen.append({"t": "b", "b": trig.body, "pc": 0, "env": env})
         self.state.frames.extend(reversed(chosen))
 
     # --- the run loop ---------------------------------------------------------------------
@@ -460,12 +460,12 @@ class Game:
             if info["steps"] > info["budget"]:
                 self._out_of_steps()
             if kind == "b":
-                block = blocks[frame["b"]]
+                code = blocks[frame["b"]]
                 pc = frame["pc"]
-                if pc >= len(block):
+                if pc >= len(code):
                     frames.pop()
                     continue
-                stmt = stmts[block[pc]]
+                stmt = stmts[code[pc]]
                 try:
                     handlers[stmt.do](self, stmt, frame)
                 except RulesError as exc:
@@ -494,7 +494,7 @@ class Game:
         if info["steps"] - info.get("turn_began", 0) < budget // 2:
             raise StepBudgetExceeded(
                 f"the game used its {budget} steps and reached turn {info['turn']} with no "
-                "winner: nothing in the rules made progress (or the players never did)",
+                "winner: nothing in the rules moved the game to its end (or the players never did)",
                 None)
         at = None
         for frame in reversed(self.state.frames):
@@ -648,12 +648,12 @@ def _slots(per: str, state: GameState) -> int:
     return {"player": state.players, "card": len(state.cards), "game": 1}[per]
 
 
-def _block(block: int, env: Env, var: str | None = None, value: Any = None,
+def _block(body: int, env: Env, var: str | None = None, value: Any = None,
            about: str | None = None) -> dict[str, Any]:
     inner = dict(env)
     if var is not None:
         inner[var] = value
-    frame = {"t": "b", "b": block, "pc": 0, "env": inner}
+    frame = {"t": "b", "b": body, "pc": 0, "env": inner}
     if about is not None and value is not None:
         frame["about"] = [about, value]
     return frame
@@ -795,7 +795,7 @@ def _s_call(g: Game, s: Stmt, f: dict[str, Any]) -> None:
                              f"per {limit['per']}")
         g._use(key, action["limit"])
     args = [a(g, env) for a in x["args"]]
-    g.state.frames.append({"t": "b", "b": action["block"], "pc": 0,
+    g.state.frames.append({"t": "b", "b": action["body"], "pc": 0,
                            "env": dict(zip(action["params"], args, strict=True))})
 
 
@@ -816,9 +816,9 @@ def _s_log(g: Game, s: Stmt, f: dict[str, Any]) -> None:
 def _s_if(g: Game, s: Stmt, f: dict[str, Any]) -> None:
     env = f["env"]
     f["pc"] += 1
-    for cond, block in s.x["branches"]:
+    for cond, then in s.x["branches"]:
         if cond(g, env):
-            g.state.frames.append(_block(block, env))
+            g.state.frames.append(_block(then, env))
             return
     if s.x["otherwise"] is not None:
         g.state.frames.append(_block(s.x["otherwise"], env))
@@ -996,7 +996,7 @@ def _s_pay(g: Game, s: Stmt, f: dict[str, Any]) -> None:
     available = sum(worth for _, worth in _pay_items(g, frame, group=False))
     if available < amount:
         raise RulesError(f"cannot pay {amount}: only {available} can be paid from the "
-                         "sources; check that the cost can be met before paying")
+                         "sources; check that the amount can be met before paying")
     g.state.frames.append(frame)
 
 

@@ -51,7 +51,7 @@ class Trigger:
     event: str
     params: list[str]
     where: Expr | None
-    block: int
+    body: int
     at: str
 
 
@@ -96,13 +96,13 @@ class Program:
         for name, spec in rules["actions"].items():
             self.actions[name] = {"params": list(spec["params"]), "label": spec.get("label"),
                                   "limit": spec.get("limit"), "at": spec["at"],
-                                  "block": self.block(spec["body"])}
+                                  "body": self.add_body(spec["body"])}
         self.top_flows = [self._flow(f) for f in rules["flow"]]
         self.triggers: dict[str, list[Trigger]] = {}
         for spec in rules["triggers"]:
             self.triggers.setdefault(spec["event"], []).append(Trigger(
                 spec["event"], list(spec["params"]), self._opt(spec.get("where")),
-                self.block(spec["body"]), spec["at"]))
+                self.add_body(spec["body"]), spec["at"]))
         self.outcomes = [Outcome(o["kind"], o["player"], self.expr(o["when"]),
                                  o.get("label") or o["kind"], o["at"])
                          for o in rules["outcomes"]]
@@ -198,7 +198,7 @@ class Program:
 
     # --- statements -------------------------------------------------------------------
 
-    def block(self, statements: list[IR] | None) -> int:
+    def add_body(self, statements: list[IR] | None) -> int:
         """Number a statement list (its statements first, so nested blocks come later)."""
         ids = [self._stmt(s) for s in statements or []]
         self.blocks.append(ids)
@@ -249,33 +249,33 @@ class Program:
         elif do in ("fail", "log"):
             x.update(message=s["message"])
         elif do == "if":
-            x.update(branches=[(e(b["when"]), self.block(b["then"])) for b in s["branches"]],
-                     otherwise=None if s.get("else") is None else self.block(s["else"]))
+            x.update(branches=[(e(b["when"]), self.add_body(b["then"])) for b in s["branches"]],
+                     otherwise=None if s.get("else") is None else self.add_body(s["else"]))
         elif do == "for_each":
             x.update(var=s["var"], items=e(s["in"]), where=opt(s.get("where")),
-                     body=self.block(s["body"]), about=self.collection_kind(s["in"]))
+                     body=self.add_body(s["body"]), about=self.collection_kind(s["in"]))
         elif do == "repeat":
-            x.update(times=e(s["times"]), body=self.block(s["body"]))
+            x.update(times=e(s["times"]), body=self.add_body(s["body"]))
         elif do == "repeat_while":
-            x.update(cond=e(s["while"]), body=self.block(s["body"]))
+            x.update(cond=e(s["while"]), body=self.add_body(s["body"]))
         elif do == "repeat_until_pass":
-            x.update(label=s.get("label"), cond=opt(s.get("while")), body=self.block(s["body"]))
+            x.update(label=s.get("label"), cond=opt(s.get("while")), body=self.add_body(s["body"]))
         elif do == "may":
-            x.update(label=s.get("label"), body=self.block(s["body"]))
+            x.update(label=s.get("label"), body=self.add_body(s["body"]))
         elif do == "choose":
             count = s.get("count")
             x.update(kind=s["kind"], var=s["var"], items=e(s["from"]), where=opt(s.get("where")),
                      count=None if count is None else (count["kind"], e(count["n"])),
                      label=s.get("label"), optional=bool(s.get("optional")),
-                     body=self.block(s["body"]))
+                     body=self.add_body(s["body"]))
         elif do == "choose_number":
             x.update(var=s["var"], low=e(s["low"]), high=e(s["high"]),
-                     where=opt(s.get("where")), label=s.get("label"), body=self.block(s["body"]))
+                     where=opt(s.get("where")), label=s.get("label"), body=self.add_body(s["body"]))
         elif do == "choose_one":
             x.update(label=s.get("label"), options=[
                 {"name": o["name"], "label": o.get("label") or o["name"].replace("_", " "),
                  "when": opt(o.get("when")), "limit": o.get("limit"),
-                 "body": self.block(o["body"]), "at": o.get("at", s["at"])}
+                 "body": self.add_body(o["body"]), "at": o.get("at", s["at"])}
                 for o in s["options"]])
         else:
             raise RulesError(f"the engine does not know the statement '{do}'", s.get("at"))
@@ -288,11 +288,11 @@ class Program:
                     None, None, None, self._opt(spec.get("order")))
         self.flows.append(flow)
         if spec.get("start"):
-            flow.start = self.block(spec["start"])
+            flow.start = self.add_body(spec["start"])
         if spec.get("end"):
-            flow.end = self.block(spec["end"])
+            flow.end = self.add_body(spec["end"])
         if spec.get("body"):
-            flow.body = self.block(spec["body"])
+            flow.body = self.add_body(spec["body"])
         flow.children = [self._flow(child) for child in spec.get("children") or []]
         return flow.id
 

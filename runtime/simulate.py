@@ -115,7 +115,7 @@ def _play_job(job: tuple[int, int, int, list[str], list[str] | None, int]) -> Ga
 def simulate(data: bytes, n: int, seed: int, players: int, agents: Sequence[str], *,
              decks: Sequence[str] | None = None, jobs: int = 1,
              budget: int = DEFAULT_BUDGET,
-             progress: Callable[[int], None] | None = None) -> list[GameRecord]:
+             advance: Callable[[int], None] | None = None) -> list[GameRecord]:
     """Play ``n`` games from the tables in ``data``; records come back in game order."""
     jobs_list = [(i, seed, players, list(agents), list(decks) if decks else None, budget)
                  for i in range(n)]
@@ -124,8 +124,8 @@ def simulate(data: bytes, n: int, seed: int, players: int, agents: Sequence[str]
         _init_worker(data)
         for job in jobs_list:
             records.append(_play_job(job))
-            if progress:
-                progress(1)
+            if advance:
+                advance(1)
         return records
     import multiprocessing
 
@@ -133,8 +133,8 @@ def simulate(data: bytes, n: int, seed: int, players: int, agents: Sequence[str]
     with context.Pool(jobs, initializer=_init_worker, initargs=(data,)) as pool:
         for record in pool.imap_unordered(_play_job, jobs_list, chunksize=max(1, n // (jobs * 8))):
             records.append(record)
-            if progress:
-                progress(1)
+            if advance:
+                advance(1)
     records.sort(key=lambda r: r.index)
     return records
 

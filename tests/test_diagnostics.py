@@ -833,6 +833,20 @@ mini/pack.yaml:35:5: error[E141]: path 'decks\\one.yaml' leaves the pack folder
         id="E141-backslash",
     ),
     pytest.param(
+        pack(("stacking: {", "ai: {weights: {symbols: {coins: 2}, counters: {gold: 1}}}\nstacking: {")),
+        """\
+mini/pack.yaml:33:26: error[E145]: ai weight names no symbol 'coins'
+  33 | ai: {weights: {symbols: {coins: 2}, counters: {gold: 1}}}
+     |                          ^^^^^
+  hint: did you mean 'coin'?
+mini/pack.yaml:33:48: error[E145]: ai weight names no per-player counter 'gold'
+  33 | ai: {weights: {symbols: {coins: 2}, counters: {gold: 1}}}
+     |                                                ^^^^
+  hint: the pack has no per-player counters
+2 errors.""",
+        id="E145-ai-weight-names-nothing",
+    ),
+    pytest.param(
         {"templates/legend.html.j2": "<h1>{{ pack.name }}</h1>\n<p>hi</p><script>steal()</script>\n"},
         """\
 mini/templates/legend.html.j2:2:10: error[E144]: template 'templates/legend.html.j2' contains '<script', which is not allowed
