@@ -756,11 +756,22 @@ def _s_stack(g: Game, s: Stmt, f: dict[str, Any]) -> None:
             g.tuck(card, onto)
 
 
+def _owner(g: Game, x: dict[str, Any], env: Env) -> Any:
+    """Whose counter or flag a statement changes: None means the default owner."""
+    if x["of"] is None:
+        return None
+    of = x["of"](g, env)
+    if of is None:
+        raise RulesError(f"'{x['name']}' of none: the card or player it belongs to is "
+                         "missing here (an empty zone's top card?)")
+    return of
+
+
 def _s_gain(g: Game, s: Stmt, f: dict[str, Any]) -> None:
     x, env = s.x, f["env"]
     f["pc"] += 1
     amount = x["amount"](g, env) or 0
-    of = x["of"](g, env) if x["of"] else None
+    of = _owner(g, x, env)
     value = g.counter_value(x["name"], of)
     g.change_counter(x["name"], of, value + amount if s.do == "gain" else value - amount)
 
@@ -768,7 +779,7 @@ def _s_gain(g: Game, s: Stmt, f: dict[str, Any]) -> None:
 def _s_set(g: Game, s: Stmt, f: dict[str, Any]) -> None:
     x, env = s.x, f["env"]
     f["pc"] += 1
-    of = x["of"](g, env) if x["of"] else None
+    of = _owner(g, x, env)
     if x["kind"] == "flag":
         g.change_flag(x["name"], of, s.do == "set")
     elif s.do == "set":
@@ -790,9 +801,8 @@ def _s_call(g: Game, s: Stmt, f: dict[str, Any]) -> None:
     if action["limit"]:
         key = f"action:{x['action']}"
         if not g._allowed(key, action["limit"]):
-            limit = action["limit"]
-            raise RulesError(f"'{x['action']}' may be done at most {limit['count']} times "
-                             f"per {limit['per']}")
+            g._log("limit", x["action"])
+            return
         g._use(key, action["limit"])
     args = [a(g, env) for a in x["args"]]
     g.state.frames.append({"t": "b", "b": action["body"], "pc": 0,

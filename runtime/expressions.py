@@ -214,12 +214,24 @@ class Compiler:
     def _counter(self, node: IR) -> Expr:
         name = node["name"]
         of = self.owner(node.get("of"))
-        return lambda g, env: g.counter_value(name, None if of is None else of(g, env))
+        if of is None:
+            return lambda g, env: g.counter_value(name, None)
+
+        def counter(g: Game, env: Env) -> Any:
+            owner = of(g, env)
+            return None if owner is None else g.counter_value(name, owner)
+        return counter
 
     def _flag(self, node: IR) -> Expr:
         name = node["name"]
         of = self.owner(node.get("of"))
-        return lambda g, env: g.flag_value(name, None if of is None else of(g, env))
+        if of is None:
+            return lambda g, env: g.flag_value(name, None)
+
+        def flag(g: Game, env: Env) -> bool:
+            owner = of(g, env)
+            return False if owner is None else g.flag_value(name, owner)
+        return flag
 
     def _agg(self, node: IR) -> Expr:  # noqa: C901 - one small closure per aggregate
         fn, var = node["fn"], node["var"]

@@ -150,11 +150,37 @@ class SymbolView:
                 second: Iterable[Unit]) -> int:
         """Sets of ``symbol`` the player forms with one symbol from each group.
 
-        Each symbol serves in one set only, so the sets are the smaller of the two counts.
+        Each symbol serves in one set only, so the sets are the smaller of the two counts,
+        after the blocks the player receives.  The receiver says which of their symbols a
+        block cancels, so blocks fall where they do least harm: first on blockable symbols
+        outside both groups, then split between the groups to keep the most sets.
         """
-        a = sum(self.on_unit(symbol, u) for u in first if u.controller == player)
-        b = sum(self.on_unit(symbol, u) for u in second if u.controller == player)
-        return min(a, b)
+        groups = []
+        for units in (first, second):
+            safe = blockable = 0
+            for unit in units:
+                if unit.controller != player:
+                    continue
+                count = self.on_unit(symbol, unit)
+                if self.unblockable(unit.top):
+                    safe += count
+                else:
+                    blockable += count
+            groups.append((safe, blockable))
+        (a_safe, a_blk), (b_safe, b_blk) = groups
+        blocks = self.blocks_on(symbol, player)
+        if blocks == 0:
+            return min(a_safe + a_blk, b_safe + b_blk)
+        received = sum(e.count for e in self._entries
+                       if e.symbol == symbol and e.target is None and self._live(e, player)
+                       and not self.unblockable(e.unit.top))
+        left = max(0, blocks - max(0, received - a_blk - b_blk))
+        best = min(a_safe, b_safe)
+        for on_a in range(min(left, a_blk) + 1):
+            on_b = left - on_a
+            if on_b <= b_blk:
+                best = max(best, min(a_safe + a_blk - on_a, b_safe + b_blk - on_b))
+        return best
 
 
 def stacked_value(value: Mapping[str, Any] | None, unit: Unit) -> int | None:
