@@ -489,23 +489,27 @@ class Game:
                 self._resolve(pending, pending["options"][0])
 
     def _out_of_steps(self) -> None:
+        """End the game as out of steps, and raise the error that says where it looped."""
         info = self.state.info
         budget = info["budget"]
-        if info["steps"] - info.get("turn_began", 0) < budget // 2:
-            raise StepBudgetExceeded(
-                f"the game used its {budget} steps and reached turn {info['turn']} with no "
-                "winner: nothing in the rules moved the game to its end (or the players never did)",
-                None)
         at = None
-        for frame in reversed(self.state.frames):
-            if frame["t"] in ("each", "while", "rp", "rep"):
-                at = self.program.stmts[frame["s"]].at
-                break
-            if frame["t"] == "fl":
-                at = self.program.flows[frame["f"]].at
-                break
-        raise StepBudgetExceeded(f"this rule ran {info['steps'] - info.get('turn_began', 0)} "
-                                 "steps in one turn without ending; it loops without end", at)
+        if info["steps"] - info.get("turn_began", 0) < budget // 2:
+            message = (f"the game used its {budget} steps and reached turn {info['turn']} "
+                       "with no winner: nothing in the rules moved the game to its end (or "
+                       "the players never did)")
+        else:
+            for frame in reversed(self.state.frames):
+                if frame["t"] in ("each", "while", "rp", "rep"):
+                    at = self.program.stmts[frame["s"]].at
+                    break
+                if frame["t"] == "fl":
+                    at = self.program.flows[frame["f"]].at
+                    break
+            message = (f"this rule ran {info['steps'] - info.get('turn_began', 0)} steps in "
+                       "one turn without ending; it loops without end")
+        self._finish([], "step budget", at)
+        self.state.info["result"]["error"] = message
+        raise StepBudgetExceeded(message, at)
 
     def _offer(self, kind: str, label: str | None, options: list[Any], at: str,
                **extra: Any) -> None:
