@@ -29,7 +29,6 @@ def test_command(paths: tuple[Path, ...], quiet: bool) -> None:
     """Run the scenario files under PATHS and report every failed check."""
     from decklore.compiler.diagnostics import PackError, SourceCache, render_all
     from decklore.compiler.scenarios import compiled_tables, find_scenarios, run_file
-    from decklore.runtime.tables import Tables
 
     files = find_scenarios(paths)
     if not files:
@@ -272,7 +271,8 @@ def simulate(pack: str, games: int, seed: int, players: int | None, agents: str,
 
     from decklore.runtime.agents import AGENT_NAMES
     from decklore.runtime.engine import DEFAULT_BUDGET
-    from decklore.runtime.simulate import simulate as run, summarize
+    from decklore.runtime.simulate import simulate as run
+    from decklore.runtime.simulate import summarize
 
     tables, data = _tables(pack)
     low, high = tables.pack["players"]["min"], tables.pack["players"]["max"]

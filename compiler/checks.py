@@ -92,7 +92,7 @@ def check_ai(manifest: Manifest, rules: dict[str, Any] | None, diags: Diagnostic
     what = {"counters": "per-player counter", "zones": "per-player zone",
             "symbols": "symbol"}
     for group, names in known.items():
-        entries = weights.get(group) or {}
+        entries: Any = weights.get(group) or {}
         for name in entries:
             bare = manifest.local(name) if group == "symbols" else name
             if bare in names:

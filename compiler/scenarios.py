@@ -230,7 +230,7 @@ class _Runner:
         hidden = spec["visibility"] == "hidden"
         listed: list[int] = []
         for index, item in enumerate(cards):
-            entry = {"card": item} if isinstance(item, str) else item
+            entry: Any = {"card": item} if isinstance(item, str) else item
             holder = cards if isinstance(item, str) else item
             key: Any = index if isinstance(item, str) else "card"
             card = self.take(self.card_id(entry["card"], holder, key), seat, holder, key)
@@ -380,7 +380,7 @@ class _Runner:
 
     # --- checks -------------------------------------------------------------------------
 
-    def expect(self, want: Any) -> list[tuple[Span, str]]:  # noqa: C901 - one case per check
+    def expect(self, want: Any) -> list[tuple[Span, str]]:
         game = self.game
         assert game is not None
         out: list[tuple[Span, str]] = []
@@ -452,14 +452,14 @@ class _Runner:
             card = self._find(self.card_id(ref, want["marks"], ref))
             for name, expected in marks.items():
                 if name in game.program.counters:
-                    actual: Any = game.state.counters[name][card]
+                    mark: Any = game.state.counters[name][card]
                 elif name in game.program.flags:
-                    actual = bool(game.state.flags[name][card])
+                    mark = bool(game.state.flags[name][card])
                 else:
                     fail(marks, name, f"no per-card counter or flag '{name}'")
                     continue
-                if actual != expected:
-                    fail(marks, name, f"{name} on {ref}: expected {expected}, got {actual}")
+                if mark != expected:
+                    fail(marks, name, f"{name} on {ref}: expected {expected}, got {mark}")
         if "winner" in want:
             expected_w = want["winner"]
             result = game.result

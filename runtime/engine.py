@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,6 +61,7 @@ class Game:
         self.rows: list[dict[str, Any]] = [program.card_rows[c["card"]] for c in state.cards]
         self._view: SymbolView | None = None
         self._dirty = False
+        self.memo: dict[Any, Any] = {}
         self.pause_at: set[str] = set()
         self.paused: str | None = None
 
@@ -147,6 +148,7 @@ class Game:
         twin.rows = self.rows
         twin._view = self._view
         twin._dirty = False
+        twin.memo = {}
         twin.pause_at = set()
         twin.paused = None
         return twin
@@ -252,7 +254,7 @@ class Game:
         return row["zone"], row["player"]
 
     def controller(self, card: int) -> int | None:
-        zone, player = self.location(card)
+        _, player = self.location(card)
         if player is None:
             owner: int | None = self.state.cards[card]["owner"]
             return owner
@@ -265,9 +267,9 @@ class Game:
     def unit(self, card: int) -> Unit | None:
         """The unit a card belongs to, if it lies in a zone whose cards count symbols."""
         base = self.base(card)
-        zone, player = self.location(base)
+        zone, _ = self.location(base)
         spec = self.program.zones.get(zone)
-        if spec is None or not spec["stacks"] and not spec["symbols"]:
+        if spec is None or (not spec["stacks"] and not spec["symbols"]):
             return Unit((self.rows[base],), self.controller(base) or 0)
         cards = [base, *self.state.cards[base].get("above", ())]
         return Unit(tuple(self.rows[c] for c in cards), self.controller(base) or 0)
@@ -289,7 +291,7 @@ class Game:
                                     unblockable=lambda card: card["kind"] in kinds)
         return self._view
 
-    def _slot(self, spec: dict[str, Any], of: Any, name: str) -> int:
+    def _slot(self, spec: Mapping[str, Any], of: Any, name: str) -> int:
         per = spec["per"]
         if per == "game":
             return 0
@@ -329,6 +331,7 @@ class Game:
             self.state.counters[name][slot] = value
             self._log("counter", name, slot, value)
             self._dirty = True
+            self.memo.clear()
 
     def change_flag(self, name: str, of: Any, value: bool) -> None:
         slot = self._slot(self.program.flags[name], of, name)
@@ -336,6 +339,7 @@ class Game:
             self.state.flags[name][slot] = value
             self._log("flag", name, slot, value)
             self._dirty = True
+            self.memo.clear()
 
     def move(self, card: int, zone: str, player: int | None, *, top: bool | None = None,
              face_up: bool | None = None) -> None:
@@ -373,6 +377,7 @@ class Game:
                 self._log("move", other, zone, player, cards[other]["face_up"])
         self._view = None
         self._dirty = True
+        self.memo.clear()
         if spec is not None and spec.get("slots") is not None and len(
                 self.zone_cards(zone, player)) > spec["slots"]:
             raise RulesError(f"zone '{zone}' holds at most {spec['slots']} cards")
@@ -405,6 +410,7 @@ class Game:
             cards[base].setdefault("above", []).append(other)
         self._log("stack", card, base)
         self._view = None
+        self.memo.clear()
         self._fire("stacked", [card, onto])
 
     def tuck(self, card: int, host: int) -> None:
@@ -413,6 +419,7 @@ class Game:
         self.state.cards[host].setdefault("under", []).append(card)
         self._log("tuck", card, host)
         self._view = None
+        self.memo.clear()
         self._fire("tucked", [card, host])
 
     def reveal(self, card: int, to: int | None) -> None:
@@ -430,6 +437,7 @@ class Game:
         self.state.shuffle(zone, player)
         self._log("shuffle", zone, player, len(self.zone_cards(zone, player)))
         self._dirty = True
+        self.memo.clear()
 
     def _fire(self, event: str, args: list[Any]) -> None:
         triggers = self.program.triggers.get(event)
@@ -482,11 +490,14 @@ class Game:
             if self._dirty:
                 self._dirty = False
                 self._check_outcomes()
-            pending = state.pending
+            pending = self._pending()
             if pending is not None and len(pending["options"]) == 1:
                 state.pending = None
                 self._log("forced", pending["player"])
                 self._resolve(pending, pending["options"][0])
+
+    def _pending(self) -> dict[str, Any] | None:
+        return self.state.pending
 
     def _out_of_steps(self) -> None:
         """End the game as out of steps, and raise the error that says where it looped."""
@@ -584,9 +595,10 @@ class Game:
                 self._finish(hit, outcome.label, outcome.at)
                 return
             self.state.info["out"].extend(hit)
+            self.memo.clear()
             self._log("out", hit, outcome.label)
             left = self.live_players()
-            if outcome.kind == "lose" and len(live) == 2 or len(left) <= 1:
+            if (outcome.kind == "lose" and len(live) == 2) or len(left) <= 1:
                 self._finish(left, outcome.label, outcome.at)
                 return
 
@@ -633,19 +645,18 @@ class Game:
         frames[:] = kept
 
     def reset_period(self, period: str) -> None:
-        for name, spec in self.program.counters.items():
-            if spec["until"] == period:
-                values = self.state.counters[name]
-                if values.count(spec["start"]) != len(values):
-                    values[:] = [spec["start"]] * len(values)
-                    self._log("reset", name)
-        for name, spec in self.program.flags.items():
-            if spec["until"] == period:
-                values = self.state.flags[name]
+        """Counters and flags that last ``until`` this period go back to their start."""
+        for name, start in self.program.resets.get(period, ()):
+            values = self.state.counters[name] if start is not None else self.state.flags[name]
+            if start is None:
                 if True in values:
                     values[:] = [False] * len(values)
                     self._log("reset", name)
+            elif values.count(start) != len(values):
+                values[:] = [start] * len(values)
+                self._log("reset", name)
         self.state.info["uses"].pop(period, None)
+        self.memo.clear()
 
 
 def _slots(per: str, state: GameState) -> int:
@@ -839,7 +850,7 @@ def _s_if(g: Game, s: Stmt, f: dict[str, Any]) -> None:
 
 
 def _stmt_id(g: Game, f: dict[str, Any]) -> int:
-    return g.program.blocks[f["b"]][f["pc"]]
+    return int(g.program.blocks[f["b"]][f["pc"]])
 
 
 def _s_for_each(g: Game, s: Stmt, f: dict[str, Any]) -> None:
@@ -1108,7 +1119,7 @@ def _flow_frame(g: Game, flow: Flow, player: int | None) -> dict[str, Any]:
     return {"t": "fl", "f": flow.id, "st": 0, "i": 0, "p": player, "order": None, "oi": 0}
 
 
-def _f_flow(g: Game, f: dict[str, Any]) -> None:  # noqa: C901 - the stages of one flow block
+def _f_flow(g: Game, f: dict[str, Any]) -> None:
     flow = g.program.flows[f["f"]]
     info = g.state.info
     frames = g.state.frames
@@ -1121,12 +1132,14 @@ def _f_flow(g: Game, f: dict[str, Any]) -> None:  # noqa: C901 - the stages of o
         f["st"] = 1
         if flow.kind == "round":
             info["round"] += 1
+            g.memo.clear()
             g._log("round", info["round"])
             order = flow.order(g, {}) if flow.order is not None else g.live_players()
             f["order"] = _cards(order)
         elif flow.kind == "turn":
             if f["p"] is None:
                 f["p"], f["free"] = g.live_players()[0], True
+            g.memo.clear()
             info["me"] = f["p"]
             info["turn"] += 1
             info["turn_began"] = info["steps"]

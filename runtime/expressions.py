@@ -73,7 +73,7 @@ class Compiler:
         self.consts = consts
         self.builtins = builtins
 
-    def expr(self, node: IR | None) -> Expr:  # noqa: C901 - one dispatch over every op
+    def expr(self, node: IR | None) -> Expr:
         if node is None:
             return lambda g, env: None
         op = node["op"]
@@ -233,7 +233,7 @@ class Compiler:
             return False if owner is None else g.flag_value(name, owner)
         return flag
 
-    def _agg(self, node: IR) -> Expr:  # noqa: C901 - one small closure per aggregate
+    def _agg(self, node: IR) -> Expr:
         fn, var = node["fn"], node["var"]
         source = self.expr(node["in"])
         where = self.expr(node["where"]) if node.get("where") else None
@@ -260,22 +260,25 @@ class Compiler:
                 return lambda g, env: len(source(g, env) or ())
             return lambda g, env: len(items(g, env))
         if fn in ("any", "all"):
-            check = value or where
+            # any: some item meets the condition; all: every item does.  The condition is
+            # 'where' (the checker's spelling of 'all(x in xs where cond)'), and 'value' when
+            # both are given ('where' then picks the items that must meet it).
+            test = value or where
+            pick = where if value is not None else None
+            want_all = bool(fn == "all")
 
             def quantify(g: Game, env: Env) -> bool:
                 inner = dict(env)
                 for item in source(g, env) or ():
                     inner[var] = item
-                    if fn == "any" and (where is None or where(g, inner)) and (
-                            value is None or value(g, inner)):
+                    if pick is not None and not pick(g, inner):
+                        continue
+                    met = True if test is None else bool(test(g, inner))
+                    if want_all and not met:
+                        return False
+                    if not want_all and met:
                         return True
-                    if fn == "all" and (where is None or where(g, inner)) and (
-                            value is not None and not value(g, inner)):
-                        return False
-                    if fn == "all" and value is None and check is not None and not check(
-                            g, inner):
-                        return False
-                return fn == "all"
+                return want_all
             return quantify
 
         def reduce(g: Game, env: Env) -> Any:

@@ -76,6 +76,14 @@ class Program:
         self.zones: dict[str, IR] = {z["name"]: z for z in rules["zones"]}
         self.counters: dict[str, IR] = {c["name"]: c for c in rules["counters"]}
         self.flags: dict[str, IR] = {f["name"]: f for f in rules["flags"]}
+        self.resets: dict[str, list[tuple[str, Any]]] = {}
+        """Per period, the counters (name, start value) and flags (name, None) it resets."""
+        for spec in rules["counters"]:
+            if spec["until"]:
+                self.resets.setdefault(spec["until"], []).append((spec["name"], spec["start"]))
+        for spec in rules["flags"]:
+            if spec["until"]:
+                self.resets.setdefault(spec["until"], []).append((spec["name"], None))
         self.lock_fields = [spec["name"] for spec in tables.raw["card_fields"]
                             if spec["type"] == "lock"]
         self.unblockable_kinds = frozenset(
@@ -135,29 +143,48 @@ class Program:
                                  + ", ".join(sorted(pending)))
 
     def _define(self, name: str, spec: IR) -> Callable[..., Any]:
+        """A define as a function of the game and its arguments, remembered until the state
+        changes: between two changes the rules ask the same questions many times (every
+        legal action of a phase re-reads what can be played)."""
         body = self.compiler.expr(spec["body"])
         params = list(spec["params"])
         at = spec["at"]
 
         def run(g: Any, *args: Any) -> Any:
+            key: tuple[Any, ...] | None = (name, *args)
+            memo = g.memo
             try:
-                return body(g, dict(zip(params, args, strict=True)))
+                return memo[key]
+            except KeyError:
+                pass
+            except TypeError:  # a list argument: not worth remembering
+                key = None
+            try:
+                value = body(g, dict(zip(params, args, strict=True)))
             except RulesError as exc:
                 if exc.at is None:
                     exc.at = at
                 raise
             except RecursionError:
                 raise RulesError(f"'{name}' calls itself without end", at) from None
+            if key is not None:
+                memo[key] = value
+            return value
         if not params:
             def constant_args(g: Any) -> Any:
+                memo = g.memo
+                if name in memo:
+                    return memo[name]
                 try:
-                    return body(g, {})
+                    value = body(g, {})
                 except RulesError as exc:
                     if exc.at is None:
                         exc.at = at
                     raise
                 except RecursionError:
                     raise RulesError(f"'{name}' calls itself without end", at) from None
+                memo[name] = value
+                return value
             return constant_args
         return run
 
@@ -204,7 +231,7 @@ class Program:
         self.blocks.append(ids)
         return len(self.blocks) - 1
 
-    def _stmt(self, s: IR) -> int:  # noqa: C901 - one case per statement kind
+    def _stmt(self, s: IR) -> int:
         do = s["do"]
         e, opt = self.expr, self._opt
         x: dict[str, Any] = {}

@@ -1,0 +1,80 @@
+"""Playout speed: ERA games per second and decisions per second, in one process.
+
+Random against random, then greedy against greedy, from the bundled ERA pack, each game
+seeded. Decisions are the choices agents make (forced ones are taken by the engine and not
+counted); steps are the statements and loop turns the interpreter runs. The reference point
+in the engine issue is a hand-written pure-Python Uno engine (RLCard) at about 85,000
+decisions per second; ERA asks for far fewer decisions per game, so steps per second is
+printed too. Run with --profile to see where the time goes.
+
+    python benchmarks/playouts.py [--games 200] [--greedy-games 20] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import time
+
+from decklore.cards import bundled_pack
+from decklore.compiler.scenarios import compiled_tables
+from decklore.runtime.agents import GreedyAgent, RandomAgent, Weights
+from decklore.runtime.engine import Game, StepBudgetExceeded
+from decklore.runtime.simulate import deal_decks
+from decklore.runtime.tables import Tables
+
+
+def run(tables: Tables, games: int, kind: str, budget: int) -> dict[str, float]:
+    decisions = steps = budget_hits = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        game = Game.new(tables, 2, seed, deal_decks(tables, 2, seed), budget=budget)
+        if kind == "random":
+            agents = [RandomAgent(seed * 2 + 1), RandomAgent(seed * 2 + 2)]
+        else:
+            weights = Weights.from_tables(tables.raw)
+            agents = [GreedyAgent(seed * 2 + 1, weights), GreedyAgent(seed * 2 + 2, weights)]
+        try:
+            while not game.terminal:
+                player = game.current_player()
+                assert player is not None
+                game.apply(agents[player].choose(game))
+        except StepBudgetExceeded:
+            budget_hits += 1
+        decisions += game.state.info["decisions"]
+        steps += game.state.info["steps"]
+    elapsed = time.perf_counter() - start
+    return {"games": games, "seconds": elapsed, "games/s": games / elapsed,
+            "decisions/s": decisions / elapsed, "steps/s": steps / elapsed,
+            "decisions/game": decisions / games, "budget hits": budget_hits}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--greedy-games", type=int, default=20)
+    parser.add_argument("--budget", type=int, default=20_000,
+                        help="step budget per game (random play can starve ERA)")
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    pack = bundled_pack("era")
+    assert pack is not None
+    tables = compiled_tables(pack)
+    Game.new(tables, 2, 0)  # build the program once, outside the timings
+    if args.profile:
+        cProfile.runctx("run(tables, args.games, 'random', args.budget)", globals(),
+                        {"run": run, "tables": tables, "args": args}, "/tmp/playouts.prof")
+        pstats.Stats("/tmp/playouts.prof").sort_stats("tottime").print_stats(15)
+        return
+    print(f"{'agents':<16}{'games':>7}{'seconds':>9}{'games/s':>9}{'decisions/s':>13}"
+          f"{'steps/s':>10}{'dec/game':>10}{'budget':>8}")
+    for kind, games in (("random", args.games), ("greedy", args.greedy_games)):
+        r = run(tables, games, kind, args.budget)
+        print(f"{kind + ' v ' + kind:<16}{r['games']:>7}{r['seconds']:>9.2f}"
+              f"{r['games/s']:>9.1f}{r['decisions/s']:>13,.0f}{r['steps/s']:>10,.0f}"
+              f"{r['decisions/game']:>10.1f}{r['budget hits']:>8}")
+
+
+if __name__ == "__main__":
+    main()
