@@ -1,0 +1,263 @@
+"""The interpreter's semantics, one rule at a time, on the tiny ``mini`` pack with rules.
+
+Each test writes a few lines of rules, plays them, and checks what the engine did: flows and
+periods, decisions made one item at a time, triggers, paying, limits, scoring, and errors
+that point at the rule's line.  ERA's own behaviour is checked by its scenarios.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from decklore.compiler.pipeline import compile_pack
+from decklore.runtime.engine import Game, StepBudgetExceeded
+from decklore.runtime.expressions import RulesError
+from decklore.runtime.tables import loads_tables
+
+MINI = Path(__file__).parent / "packs" / "mini"
+
+STATE = """\
+zone draw: per_player, ordered, hidden, deck main, refill used
+zone hand: per_player, owner
+zone table: per_player, public, stacks, symbols
+zone used: per_player, ordered, public
+counter points "Points": per_player, min 0
+counter gold "Gold": per_player, min 0
+counter moves: per_player, min 0, until turn
+flag busy: per_player, until phase
+"""
+
+
+def play(tmp_path: Path, rules: str, *, players: int = 2, seed: int = 1,
+         budget: int = 20_000) -> Game:
+    pack = tmp_path / "mini"
+    shutil.copytree(MINI, pack)
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text() + "rules:\n  - rules/game.rules\n")
+    (pack / "rules").mkdir()
+    (pack / "rules" / "game.rules").write_text(STATE + rules)
+    tables = loads_tables(compile_pack(pack).data)
+    return Game.new(tables, players, seed, budget=budget)
+
+
+def descriptions(game: Game) -> list[str]:
+    return [a.description for a in game.legal_actions()]
+
+
+def choose(game: Game, text: str) -> None:
+    found = [a.index for a in game.legal_actions() if text in a.description]
+    assert len(found) == 1, (text, descriptions(game))
+    game.apply(found[0])
+
+
+def test_turns_go_round_until_an_outcome(tmp_path: Path) -> None:
+    game = play(tmp_path, """
+round:
+  turn:
+    gain 1 points
+win p when p.points >= 3 "Three points"
+""")
+    assert game.terminal and game.result is not None
+    assert game.result["winners"] == [0] and game.result["reason"] == "Three points"
+    assert game.state.info["turn"] == 5  # 1, 2, 1, 2, 1: the first seat reaches 3 first
+    assert game.state.info["decisions"] == 0
+
+
+def test_a_rule_that_loops_forever_names_its_line(tmp_path: Path) -> None:
+    with pytest.raises(StepBudgetExceeded) as caught:
+        play(tmp_path, """
+round:
+  turn:
+    repeat while true:
+      gain 1 gold
+""", budget=5000)
+    assert caught.value.at == "rules/game.rules:12"
+    assert "loops without end" in str(caught.value)
+
+
+def test_a_game_that_never_ends_says_so(tmp_path: Path) -> None:
+    with pytest.raises(StepBudgetExceeded) as caught:
+        play(tmp_path, "round:\n  turn:\n    gain 1 gold\n", budget=3000)
+    assert "reached turn" in str(caught.value) and caught.value.at is None
+
+
+def test_spending_below_the_minimum_is_a_rules_error_at_its_line(tmp_path: Path) -> None:
+    with pytest.raises(RulesError) as caught:
+        play(tmp_path, "round:\n  turn:\n    spend 2 gold\n")
+    assert str(caught.value) == ("rules/game.rules:11: Gold would go below 0 (-2); the rules "
+                                 "must check before spending")
+
+
+def test_decisions_with_one_answer_are_taken_and_logged_as_forced(tmp_path: Path) -> None:
+    game = play(tmp_path, """
+round:
+  turn:
+    choose number n in 2..2 "How many":
+      gain n points
+    may "Take a point":
+      gain 1 points
+win p when p.points >= 3
+""")
+    assert game.legal_actions()[0].description == "Take a point"
+    assert ["forced", 0] in game.state.log
+    game.apply(0)
+    assert game.terminal and game.result is not None and game.result["winners"] == [0]
+
+
+def test_choose_cards_is_one_pick_at_a_time_then_done(tmp_path: Path) -> None:
+    game = play(tmp_path, """
+setup:
+  for each p in players():
+    draw 3 from draw(p) to hand(p) face up
+round:
+  turn:
+    choose cards cs from hand(me) up to 2 "Cards to score":
+      move cs to used(me)
+      gain size(cs) points
+win p when p.points >= 2
+""")
+    first = descriptions(game)
+    assert len(first) == 4 and first[-1] == "Done"
+    game.apply(0)
+    second = descriptions(game)
+    assert len(second) == 3 and second[-1] == "Done"  # the picked card is gone
+    game.apply(0)  # a second pick reaches the limit: the choice closes by itself
+    assert game.terminal
+    assert len(game.state.zones["used"][0]) == 2
+
+
+def test_end_phase_still_runs_the_phase_at_end_hook(tmp_path: Path) -> None:
+    game = play(tmp_path, """
+round:
+  turn:
+    phase one:
+      at end:
+        gain 10 gold
+      set busy
+      end phase
+      gain 1 points
+    phase two:
+      gain 1 points
+win p when p.gold >= 20
+""")
+    # Phase two runs once each turn; the first seat's third hook wins before its phase two.
+    assert game.state.counters["gold"] == [20, 10]
+    assert game.state.counters["points"] == [1, 1]
+    # 'busy' lasts until the phase ends: seat 2's was cleared, seat 1 won inside the phase.
+    assert game.state.flags["busy"] == [True, False]
+
+
+def test_until_counters_and_flags_reset_when_their_period_ends(tmp_path: Path) -> None:
+    game = play(tmp_path, """
+round:
+  turn:
+    gain 1 moves
+    gain me.moves gold
+    gain 1 points
+win p when p.points >= 3
+""")
+    assert game.state.counters["gold"] == [3, 2]  # moves is 1 again every turn
+    assert game.state.counters["moves"] == [1, 0]  # seat 1 won inside its third turn
+
+
+def test_destroyed_triggers_see_the_cards_still_in_place(tmp_path: Path) -> None:
+    game = play(tmp_path, """
+setup:
+  for each p in players():
+    draw 1 from draw(p) to table(p) face up
+round:
+  turn:
+    destroy top_card(table(me)) to used(me)
+    gain 1 points
+when destroyed(c):
+  gain size(table(controller(c))) gold for controller(c)
+win p when p.points >= 1
+""")
+    assert game.state.counters["gold"][0] == 1
+    assert len(game.state.zones["used"][0]) == 1 and game.state.zones["table"][0] == []
+
+
+def test_pay_offers_alike_items_once_and_keeps_change(tmp_path: Path) -> None:
+    game = play(tmp_path, """
+define worth(c) = 2
+round:
+  turn:
+    draw 3 from draw(me) to used(me) face down
+    set gold for me to 1
+    pay 3 from used(me) valued worth, me.gold keep change in points for me
+    gain 5 points
+win p when p.points >= 5
+""")
+    offered = descriptions(game)
+    # Three face-down cards are alike to the payer: one action stands for them all.
+    assert offered == ["Pay 2 of 3 with a face-down card (your used)", "Pay 1 of 3 with gold"]
+    game.apply(0)  # 2 paid, 1 due
+    game.apply(0)  # another card: 4 paid, 1 over
+    assert game.terminal
+    assert game.state.counters["points"][0] == 6  # the change, then 5
+    assert game.state.counters["gold"][0] == 1
+
+
+def test_choose_one_option_limits_count_per_turn(tmp_path: Path) -> None:
+    game = play(tmp_path, """
+round:
+  turn:
+    repeat 2 times:
+      choose one "Act":
+        option earn "Earn a point" once per turn:
+          gain 1 points
+        option rest "Rest":
+          gain 1 gold
+win p when p.points >= 2
+""")
+    choose(game, "Earn a point")
+    # The second time round only Rest was left, so it was forced; now it is seat 2's turn.
+    assert game.state.counters["gold"] == [1, 0] and game.current_player() == 1
+    assert descriptions(game) == ["Earn a point", "Rest"]
+
+
+def test_the_score_decides_when_the_rules_run_out(tmp_path: Path) -> None:
+    game = play(tmp_path, """
+setup:
+  for each p in players():
+    gain seat(p) points for p
+score p = p.points
+""")
+    assert game.terminal and game.result is not None
+    assert game.result["winners"] == [1] and "highest score" in game.result["reason"]
+
+
+def test_hidden_zones_hide_cards_from_their_owner(tmp_path: Path) -> None:
+    game = play(tmp_path, """
+setup:
+  for each p in players():
+    draw 2 from draw(p) to hand(p) face up
+round:
+  turn:
+    may "Pass":
+      gain 1 points
+win p when p.points >= 1
+""")
+    mine = game.observation(0)["zones"]
+    assert all("card" in view for view in mine["hand"][0])
+    assert all("card" not in view for view in mine["hand"][1])
+    assert all("card" not in view for view in mine["draw"][0])
+
+
+def test_save_mid_decision_and_resume(tmp_path: Path) -> None:
+    game = play(tmp_path, """
+round:
+  turn:
+    choose number n in 0..3 "How many":
+      gain n points
+win p when p.points >= 5
+""")
+    game.apply(3)
+    saved = game.to_json()
+    again = Game.from_json(game.program.tables, saved)
+    game.apply(2)
+    again.apply(2)
+    assert again.to_json() == game.to_json()
