@@ -124,7 +124,7 @@ def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
     from rich.console import Console
 
     from decklore.runtime.agents import make_agent
-    from decklore.runtime.engine import Game
+    from decklore.runtime.engine import Game, StepBudgetExceeded
     from decklore.runtime.expressions import RulesError
     from decklore.runtime.state import StateError
 
@@ -166,6 +166,8 @@ def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
             if choice is None:
                 break
             game.apply(choice)
+    except StepBudgetExceeded as exc:
+        console.print(f"the game ran out of steps: {exc}")
     except RulesError as exc:
         click.echo(f"rules error: {exc}", err=True)
         sys.exit(EXIT_INVALID)
@@ -217,7 +219,9 @@ def _show(console: Any, game: Game, viewer: int | None, since: int) -> None:
         table.add_row(spec["label"], *cells)
     console.print(table)
     if game.terminal:
-        console.print(Panel(str((obs["result"] or {}).get("reason", "")), title="Game over"))
+        result = obs["result"] or {}
+        winners = ", ".join(f"Player {w + 1}" for w in result.get("winners", [])) or "Nobody"
+        console.print(Panel(f"{winners} won: {result.get('reason', '')}", title="Game over"))
 
 
 def _ask(console: Any, game: Game, save: Path | None) -> int | None:
@@ -346,7 +350,7 @@ def _print_summary(s: dict[str, Any]) -> None:
 @_guard
 def replay(log: Path, pack: str | None) -> None:
     """Re-run a game's log (from play --log) and check it reproduces event for event."""
-    from decklore.runtime.engine import Game
+    from decklore.runtime.engine import Game, StepBudgetExceeded
     from decklore.runtime.expressions import RulesError
     from decklore.runtime.state import StateError
 
@@ -369,14 +373,20 @@ def replay(log: Path, pack: str | None) -> None:
                    err=True)
         sys.exit(EXIT_INVALID)
     choices = [e[2] for e in events if e[0] == "decide"]
+    game = None
     try:
         game = Game.new(tables, players, seed, decks, budget=budget)
         for choice in choices:
             if game.terminal:
                 break
             game.apply(choice)
+    except StepBudgetExceeded:
+        pass  # the original ran out of steps too, or the comparison below says where not
     except (RulesError, StateError) as exc:
         click.echo(f"the replay stopped: {exc}", err=True)
+        sys.exit(EXIT_INVALID)
+    if game is None:
+        click.echo("the replay could not start", err=True)
         sys.exit(EXIT_INVALID)
     again = game.state.log
     for number, (want, got) in enumerate(zip(events, again, strict=False), start=1):
