@@ -89,8 +89,10 @@ def check_ai(manifest: Manifest, rules: dict[str, Any] | None, diags: Diagnostic
         "zones": [z["name"] for z in rules.get("zones", []) if z["per"] == "player"],
         "symbols": list(manifest.symbols),
     }
+    known["defines"] = [name for name, d in rules.get("defines", {}).items()
+                        if len(d["params"]) == 1 and d.get("type") == "number"]
     what = {"counters": "per-player counter", "zones": "per-player zone",
-            "symbols": "symbol"}
+            "symbols": "symbol", "defines": "numeric define of one player"}
     for group, names in known.items():
         entries: Any = weights.get(group) or {}
         for name in entries:

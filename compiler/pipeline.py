@@ -278,7 +278,7 @@ def _plain_ai(m: Manifest) -> dict[str, Any] | None:
         return None
     weights = m.ai.get("weights") or {}
     out: dict[str, Any] = {}
-    for group in ("counters", "zones"):
+    for group in ("counters", "zones", "defines"):
         out[group] = dict(sorted((weights.get(group) or {}).items()))
     out["symbols"] = dict(sorted((m.qualify(k), v)
                                  for k, v in (weights.get("symbols") or {}).items()))

@@ -863,7 +863,11 @@ class RulesChecker:
         return [name for name, decl in self.decls.items() if decl.kind == kind]
 
     def _warn_unused(self) -> None:
+        ai = self.m.ai or {}
+        weighed = set(((ai.get("weights") or {}).get("defines") or {}))  # read by the agent
         for name, decl in self.decls.items():
+            if name in weighed and decl.kind == "define":
+                continue
             if not decl.used and decl.kind in ("const", "define", "action"):
                 self.diags.warning("W200", f"{decl.kind} '{name}' is never used", decl.span,
                                    "use it, or remove it")

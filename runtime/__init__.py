@@ -1,14 +1,17 @@
 """The decklore runtime: reads compiled tables and plays them, knowing no game.
 
-So far: loading and verifying tables (``tables``) and the symbol rules every game's
-symbols follow (``symbols``); the interpreter of the rules IR comes next
-(``docs/design/engine-plan.md``).
+``tables`` loads and verifies tables; ``program`` readies their rules IR (``expressions``
+and ``builtins`` compile it to closures); ``engine`` plays it with the game's ``state``,
+``symbols`` and ``rng``; ``describe`` says what a player may see; ``agents`` and
+``simulate`` play many games.  ``docs/engine.md`` describes the whole.
 
 Imports only the standard library: never the compiler, YAML, Lark, jsonschema or Jinja.
 """
 
 from __future__ import annotations
 
+from decklore.runtime.engine import Action, Game, StepBudgetExceeded
+from decklore.runtime.expressions import RulesError
 from decklore.runtime.symbols import SymbolView, Unit
 from decklore.runtime.tables import (
     SUPPORTED_FORMAT_VERSIONS,
@@ -21,7 +24,11 @@ from decklore.runtime.tables import (
 
 __all__ = [
     "SUPPORTED_FORMAT_VERSIONS",
+    "Action",
     "Card",
+    "Game",
+    "RulesError",
+    "StepBudgetExceeded",
     "SymbolView",
     "Tables",
     "TablesError",

@@ -66,19 +66,21 @@ class ScriptedAgent:
 
 @dataclass
 class Weights:
-    """How much the greedy agent values each counter, symbol and card in a zone."""
+    """How much the greedy agent values each counter, symbol, card in a zone, and define."""
 
     counters: dict[str, float] = field(default_factory=dict)
     symbols: dict[str, float] = field(default_factory=dict)
     zones: dict[str, float] = field(default_factory=dict)
     opponents: float = 1.0
+    defines: dict[str, float] = field(default_factory=dict)
 
     @classmethod
     def from_tables(cls, raw: Mapping[str, Any]) -> Weights:
         ai = raw.get("ai") or {}
         weights = ai.get("weights") or {}
         return cls(dict(weights.get("counters") or {}), dict(weights.get("symbols") or {}),
-                   dict(weights.get("zones") or {}), weights.get("opponents", 100) / 100)
+                   dict(weights.get("zones") or {}), weights.get("opponents", 100) / 100,
+                   dict(weights.get("defines") or {}))
 
 
 WIN = 1e9
@@ -107,6 +109,9 @@ def evaluate(game: Game, player: int, weights: Weights) -> float:
             per = state.zones.get(zone)
             if per is not None and len(per) == state.players:
                 total += w * len(per[p])
+        for name, w in weights.defines.items():
+            value = game.program.defines[name](game, p)
+            total += w * (value or 0)
         return total
 
     others = [p for p in range(state.players) if p != player]
