@@ -864,7 +864,7 @@ class RulesChecker:
 
     def _warn_unused(self) -> None:
         ai = self.m.ai or {}
-        weighed = set(((ai.get("weights") or {}).get("defines") or {}))  # read by the agent
+        weighed = set((ai.get("weights") or {}).get("defines") or {})  # read by the agent
         for name, decl in self.decls.items():
             if name in weighed and decl.kind == "define":
                 continue
