@@ -22,3 +22,9 @@ def bundled_pack(name: str) -> Path | None:
     if manifest.is_symlink():
         return manifest.resolve().parent
     return folder
+
+
+def bundled_root() -> Path | None:
+    """The folder holding the bundled packs (for finding the packs a mod builds on)."""
+    era = bundled_pack(BUNDLED[0])
+    return None if era is None else era.parent

@@ -464,7 +464,7 @@ def diff(before: str, after: str, as_json: bool, cache: bool) -> None:
 
 @cli.group()
 def new() -> None:
-    """Start something new: a pack."""
+    """Start something new: a pack, or a mod of a pack."""
 
 
 @new.command(name="pack")
@@ -485,6 +485,86 @@ def new_pack_command(name: str, folder: Path | None) -> None:
     click.echo(f"wrote a new pack '{pack_id(name)}' in {target}/ ({len(written)} files)")
     click.echo(f"  next: decklore validate {target.as_posix()}   "
                f"then: decklore build {target.as_posix()}")
+
+
+@new.command(name="mod")
+@click.argument("name")
+@click.option("--extends", "base", required=True,
+              help="The pack the mod builds on: a folder or a bundled pack's name.")
+@click.option("-d", "--dir", "folder", type=click.Path(file_okay=False, path_type=Path),
+              help="Where to write it (default: a folder named for the mod).")
+@_guard
+def new_mod_command(name: str, base: str, folder: Path | None) -> None:
+    """Write a mod called NAME that extends a pack, valid as it is, to change from there."""
+    from decklore.compiler import PackError
+    from decklore.compiler.scaffold import ScaffoldError, new_mod, pack_id
+
+    target = folder or Path(pack_id(name) or "new-mod")
+    try:
+        written = new_mod(name, target, _pack_path(base))
+    except ScaffoldError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_INVALID)
+    except PackError as exc:
+        _report(exc.diagnostics, "text")
+        sys.exit(EXIT_INVALID)
+    click.echo(f"wrote a new mod '{pack_id(name)}' of {base} in {target}/ "
+               f"({len(written)} files)")
+    click.echo(f"  next: decklore validate {target.as_posix()}   "
+               f"then: decklore diff {base} {target.as_posix()}")
+
+
+@cli.command()
+@click.argument("pack")
+@click.option("--json", "as_json", is_flag=True, help="Print the order as JSON.")
+@_guard
+def order(pack: str, as_json: bool) -> None:
+    """Print the order PACK and the packs it needs load in, and why."""
+    import json
+
+    from decklore.compiler.diagnostics import Diagnostics, SourceCache, render_all
+    from decklore.compiler.packs import load_order
+    from decklore.compiler.pipeline import display_path
+
+    diags = Diagnostics()
+    path = _pack_path(pack)
+    layers = load_order(path, display_path(path), diags)
+    if diags.items:
+        click.echo(render_all(diags.sorted(), SourceCache()), err=True)
+    if layers is None:
+        sys.exit(EXIT_INVALID)
+    if as_json:
+        click.echo(json.dumps([{"id": layer.id, "version": layer.manifest.version,
+                                "folder": layer.shown, "after": sorted(layer.needs)}
+                               for layer in layers], indent=2))
+        return
+    for number, layer in enumerate(layers, start=1):
+        after = f"  (after {', '.join(sorted(layer.needs))})" if layer.needs else ""
+        click.echo(f"{number}. {layer.id} {layer.manifest.version}  {layer.shown}{after}")
+
+
+@cli.command()
+@click.argument("pack")
+@click.argument("card")
+@click.option("--json", "as_json", is_flag=True, help="Print it as JSON.")
+@_guard
+def explain(pack: str, card: str, as_json: bool) -> None:
+    """Show where each field of CARD comes from, and every mod that changed it."""
+    import json
+
+    from decklore.compiler import PackError
+    from decklore.compiler.explain import ExplainError, explain as run, to_text
+
+    try:
+        report = run(_pack_path(pack), card)
+    except PackError as exc:
+        _report(exc.diagnostics, "text")
+        sys.exit(EXIT_INVALID)
+    except ExplainError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_INVALID)
+    click.echo(json.dumps(report, indent=2, ensure_ascii=False) if as_json
+               else to_text(report), nl=False)
 
 
 def main() -> None:

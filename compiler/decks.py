@@ -87,12 +87,30 @@ def _field_schema(fdef: FieldDef) -> dict[str, Any]:
     return out
 
 
+class MergedDict(LocatedDict):
+    """A card made from a template and its own keys: each key keeps the file it came from."""
+
+    __slots__ = ("files",)
+
+    def __init__(self, file: str, pos: Any) -> None:
+        super().__init__(file, pos)
+        self.files: dict[str, str] = {}
+
+    def key_span(self, key: str) -> Span:
+        return Span(self.files.get(key, self.file), *self.key_pos.get(key, self.pos))
+
+    def value_span(self, key: str) -> Span:
+        return Span(self.files.get(key, self.file), *self.value_pos.get(key, self.pos))
+
+
 class DeckCompiler:
     """Compiles the deck files of one pack; holds the per-compile notation caches."""
 
     def __init__(self, manifest: Manifest, pack_dir: Path, display_dir: str,
-                 diags: Diagnostics) -> None:
+                 diags: Diagnostics, templates: dict[str, LocatedDict] | None = None) -> None:
         self.m = manifest
+        self.templates: dict[str, LocatedDict] = {} if templates is None else templates
+        """Abstract cards by full id, shared by the packs of a load order."""
         self.pack_dir = pack_dir
         self.display_dir = display_dir
         self.diags = diags
@@ -152,6 +170,13 @@ class DeckCompiler:
         lines: list[str] | None = None
         for index, raw in enumerate(items):
             pos = items.item_pos[index]
+            if raw.get("abstract"):
+                self.templates[m.qualify(raw["id"])] = raw
+                continue
+            if "extends" in raw:
+                raw = self._from_template(raw)
+                if raw is None:
+                    continue
             row = self._card(raw, deck_id, origin_file, pos[0])
             if row is None:
                 if lines is None:
@@ -168,6 +193,77 @@ class DeckCompiler:
             "origin": {"pack": m.id, "file": rel, "line": data.key_pos["deck"][0]},
         }
         return DeckData(deck_row, cards, spans, header.value_span("id"))
+
+    def _from_template(self, raw: LocatedDict) -> LocatedDict | None:
+        """The card a template and a card's own keys make together.
+
+        Merge rule: the card's keys replace the template's, key by key (a notation or a list
+        is replaced whole, not merged); ``abstract`` is not inherited.  A template may
+        itself extend another.  Positions follow each key to the file that set it.
+        """
+        chain: list[LocatedDict] = [raw]
+        seen = {self.m.qualify(raw["id"])}
+        while "extends" in chain[-1]:
+            name = self.m.qualify(chain[-1]["extends"])
+            parent = self.templates.get(name)
+            if parent is None or name in seen:
+                problem = "extends itself" if name in seen else f"no template '{name}'"
+                hint = ("a template is a card with 'abstract: true', listed before the cards "
+                        "that extend it" + (f"; {found}" if (found := suggest(
+                            name, self.templates)) else ""))
+                self.diags.error("E139", f"card '{raw['id']}': {problem}",
+                                 chain[-1].value_span("extends"), hint)
+                return None
+            seen.add(name)
+            chain.append(parent)
+        merged = MergedDict(raw.file, raw.pos)
+        for part in reversed(chain):
+            for key, value in part.items():
+                if key in ("abstract", "extends"):
+                    continue
+                merged[key] = value
+                merged.key_pos[key] = part.key_pos[key]
+                merged.value_pos[key] = part.value_pos[key]
+                merged.files[key] = part.file
+        if "name" not in merged:
+            self.diags.error("E139", f"card '{raw['id']}' has no name, and neither has its "
+                             "template", raw.span, "give the card or its template a name")
+            return None
+        return merged
+
+    def patch_values(self, changes: LocatedDict, lines: list[str]) -> dict[str, Any]:
+        """Compile the fields a patch sets, as a deck file's card would have them.
+
+        Problems are reported at the patch's own lines: a mod's bad value is the mod's.
+        """
+        out: dict[str, Any] = {}
+        fields = {f.name: f for f in self.field_items}
+        for key, value in changes.items():
+            if key == "symbols":
+                out[key] = self._symbol_list(changes, value or "", lines)
+                self._note_locks(changes, out[key])
+            elif key == "text":
+                if value:
+                    self._check_text(changes, value)
+                out[key] = value or ""
+            elif key == "tags":
+                out[key] = list(value or [])
+            elif key in fields:
+                fdef = fields[key]
+                if value is None:
+                    out[key] = fdef.default
+                elif fdef.type == "symbol_value":
+                    out[key] = self._symbol_value(changes, key, value, lines)
+                elif fdef.type == "symbols":
+                    out[key] = self._symbol_list(changes, value, lines, key=key)
+                elif fdef.type == "card":
+                    out[key] = self.m.qualify(value)
+                    self.uses.card_refs.append((out[key], changes.value_span(key)))
+                else:
+                    out[key] = value
+            else:
+                out[key] = value
+        return out
 
     def _card(self, raw: LocatedDict, deck: str, file: str, line: int) -> dict[str, Any] | None:
         """Fast path: a row from a card whose notations are already known good, else None."""

@@ -88,18 +88,35 @@ class Manifest:
     meta: dict[str, Any] = field(default_factory=dict)
     ai: Any = None
     """The ``ai`` section as loaded (with positions), checked against the rules later."""
+    raw: Any = None
+    """pack.yaml as loaded, with positions: the relations between packs are read from it."""
+    owners: dict[str, str] = field(default_factory=dict)
+    """For a mod: which pack declares each symbol it may use (its own are not listed)."""
+    replaces: list[tuple[str, Span]] = field(default_factory=list)
+    patches: list[tuple[str, Span]] = field(default_factory=list)
+
+    @property
+    def extends(self) -> str | None:
+        value = self.raw.get("extends") if self.raw is not None else None
+        return None if value is None else str(value)
     file: str = ""
 
     def qualify(self, name: str) -> str:
-        """``hamlet`` -> ``era:hamlet``; names already qualified are kept."""
-        return name if ":" in name else f"{self.id}:{name}"
+        """``hamlet`` -> ``era:hamlet``; names already qualified are kept.
+
+        In a mod, a symbol declared by a pack below it is qualified by that pack's id.
+        """
+        if ":" in name:
+            return name
+        return f"{self.owners.get(name, self.id)}:{name}"
 
     def local(self, name: str) -> str | None:
-        """``era:hamlet`` -> ``hamlet`` if the name belongs to this pack."""
+        """``era:hamlet`` -> ``hamlet`` if the name belongs to this pack (or, in a mod, to
+        the pack below it that declares that symbol)."""
         if ":" not in name:
             return name
         prefix, _, rest = name.partition(":")
-        return rest if prefix == self.id else None
+        return rest if prefix == self.id or self.owners.get(rest) == prefix else None
 
 
 def load_manifest(pack_dir: Path, display_dir: str, diags: Diagnostics) -> Manifest | None:
@@ -123,7 +140,8 @@ def load_manifest(pack_dir: Path, display_dir: str, diags: Diagnostics) -> Manif
 
 
 def _build(data: LocatedDict, pack_dir: Path, display: str, diags: Diagnostics) -> Manifest:
-    players = data["players"]
+    is_mod = "extends" in data
+    players = data.get("players") or {"min": 0, "max": 0}
     if players["min"] > players["max"]:
         diags.error("E128", f"players: min ({players['min']}) is more than max "
                     f"({players['max']})", data.value_span("players"), "swap the two numbers")
@@ -146,7 +164,7 @@ def _build(data: LocatedDict, pack_dir: Path, display: str, diags: Diagnostics) 
     stacking = _stacking(data, fields, diags)
     deck_rules = _deck_rules(data, kinds, diags)
     deck_files = _paths(data, "decks")
-    if not deck_files:
+    if not deck_files and not is_mod:
         diags.error("E021", "the pack lists no deck files", data.value_span("decks"),
                     "add at least one deck file under 'decks:'")
     meta = {k: data[k] for k in ("authors", "license") if k in data}
@@ -169,6 +187,9 @@ def _build(data: LocatedDict, pack_dir: Path, display: str, diags: Diagnostics) 
         meta=meta,
         file=display,
         ai=data.get("ai"),
+        raw=data,
+        replaces=_paths(data, "replaces"),
+        patches=_paths(data, "patches"),
     )
 
 
@@ -181,7 +202,7 @@ def _paths(data: LocatedDict, key: str) -> list[tuple[str, Span]]:
 
 def _symbols(data: LocatedDict, pack_dir: Path, diags: Diagnostics) -> dict[str, SymbolDef]:
     symbols: dict[str, SymbolDef] = {}
-    for entry in data["symbols"]:
+    for entry in data.get("symbols", []):
         sid = entry["id"]
         if sid in symbols:
             diags.error("E122", f"duplicate symbol '{sid}'", entry.value_span("id"),

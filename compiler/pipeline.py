@@ -8,6 +8,7 @@ so later stages never see half-built data.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Callable
@@ -103,6 +104,8 @@ def compile_pack(
             return CompileResult(data, meta["summary"], warnings, from_cache=True)
 
     diags = Diagnostics()
+    if _is_mod(pack_dir):
+        return _compile_layered(pack_dir, shown, cache, warnings_as_errors, diags)
     manifest = load_manifest(pack_dir, shown, diags)
     diags.raise_if_errors()
     assert manifest is not None
@@ -137,6 +140,103 @@ def compile_pack(
     if cache is not None:
         cache.put(key, data, {"warnings": [w.to_json() for w in warnings], "summary": summary})
     return CompileResult(data, summary, warnings, _tables=tables)
+
+
+_RELATION = re.compile(r"^(extends|requires|optional|conflicts|load_after)\s*:", re.MULTILINE)
+
+
+def _is_mod(pack_dir: Path) -> bool:
+    """Whether pack.yaml names other packs (a cheap look, before any parsing)."""
+    try:
+        return bool(_RELATION.search((pack_dir / "pack.yaml").read_text(encoding="utf-8")))
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def _compile_layered(pack_dir: Path, shown: str, cache: TableCache | None,
+                     warnings_as_errors: bool, diags: Diagnostics) -> CompileResult:
+    """A pack that builds on others: every pack of its load order, layered bottom up."""
+    from decklore.compiler import layering
+    from decklore.compiler.packs import load_order
+
+    layers = load_order(pack_dir, shown, diags)
+    diags.raise_if_errors()
+    assert layers is not None
+    key = ""
+    if cache is not None:
+        key = hashlib.sha256("".join(pack_key(layer.folder, layer.shown)
+                                     for layer in layers).encode()).hexdigest()
+        hit = cache.get(key)
+        if hit is not None:
+            data, meta = hit
+            warnings = [_diagnostic_from_json(w) for w in meta["warnings"]]
+            if warnings_as_errors and warnings:
+                raise PackError([_as_error(w) for w in warnings])
+            return CompileResult(data, meta["summary"], warnings, from_cache=True)
+    stack = layering.merge_declarations(layers, diags)
+    diags.raise_if_errors()
+    decks, uses, compilers = layering.compile_decks(stack, diags)
+    diags.raise_if_errors()
+    layering.Patcher(stack, decks, compilers, diags).run()
+    uses = layering.Uses()
+    for compiler in compilers.values():
+        layering._join_uses(uses, compiler.uses)
+    rules = _layered_rules(stack, diags)
+    diags.raise_if_errors()
+    checks.check_ids(decks, diags)
+    cards = {c["id"]: c for d in decks for c in d.cards}
+    checks.check_references(cards, uses, diags)
+    checks.check_locks(uses, diags)
+    checks.check_deck_rules(stack.merged, decks, diags)
+    checks.check_ai(stack.merged, rules, diags)
+    if warnings_as_errors:
+        diags.items[:] = [_as_error(d) for d in diags.items]
+    diags.raise_if_errors()
+    tables = build_tables(stack.merged, decks, rules, layers=layers)
+    tables["templates"] = {}
+    for layer in layers:
+        tables["templates"].update(pack_templates(layer.folder, layer.shown, diags))
+    diags.raise_if_errors()
+    data = seal(tables)
+    warnings = diags.sorted()
+    summary = summarize(tables)
+    if cache is not None:
+        cache.put(key, data, {"warnings": [w.to_json() for w in warnings], "summary": summary})
+    return CompileResult(data, summary, warnings, _tables=tables)
+
+
+def _layered_rules(stack: Any, diags: Diagnostics) -> dict[str, Any] | None:
+    from decklore.compiler import layering
+
+    added, replacing = layering.rules_sources(stack)
+    if not added:
+        return None
+    top = stack.layers[-1]
+
+    def parse(items: list[Any]) -> list[Any]:
+        out = []
+        for layer, rel, span in items:
+            path = pack_file(layer.folder, rel, span, diags)
+            if path is None:
+                continue
+            text = read_text(path, f"{layer.shown}/{rel}", diags)
+            if text is not None:
+                out.append(parse_rules(text, f"{layer.shown}/{rel}", diags))
+        return out
+
+    programs = parse(added)
+    replacements = parse(replacing)
+    if diags.has_errors:
+        return None
+    programs = layering.replace_declarations(programs, replacements, diags)
+    if diags.has_errors:
+        return None
+    below = {f"{layer.shown}/": layer.id for layer in stack.layers if layer is not top}
+    ir = RulesChecker(stack.merged, diags, pack_prefix=f"{top.shown}/",
+                      other_packs=below).check(programs)
+    ir["files"] = [f"{layer.id}:{rel}" if layer is not top else rel
+                   for layer, rel, _ in added + replacing]
+    return ir
 
 
 TEMPLATE_SUFFIXES = (".j2", ".css")
@@ -219,13 +319,19 @@ def compile_rules(manifest: Manifest, pack_dir: Path, shown: str,
 
 
 def build_tables(manifest: Manifest, decks: list[DeckData],
-                 rules: dict[str, Any] | None = None) -> dict[str, Any]:
+                 rules: dict[str, Any] | None = None,
+                 layers: list[Any] | None = None) -> dict[str, Any]:
     """The runtime tables: plain data, every row carrying the place it came from."""
     m = manifest
 
     prefix = m.file.removesuffix("pack.yaml")
+    places = [(f"{layer.shown}/", layer.id) for layer in layers or []]
 
     def origin(span: Span) -> dict[str, Any]:
+        for start, pack in places:
+            if span.file.startswith(start):
+                return {"pack": pack, "file": span.file.removeprefix(start),
+                        "line": span.line}
         return {"pack": m.id, "file": span.file.removeprefix(prefix), "line": span.line}
 
     return {
@@ -239,7 +345,8 @@ def build_tables(manifest: Manifest, decks: list[DeckData],
             "players": {"min": m.players[0], "max": m.players[1]},
             **{k: v for k, v in m.meta.items()},
         },
-        "packs": [{"id": m.id, "version": m.version}],
+        "packs": [{"id": layer.id, "version": layer.manifest.version}
+                  for layer in layers] if layers else [{"id": m.id, "version": m.version}],
         "symbols": [
             {
                 "id": m.qualify(s.id), "name": s.name, "kind": s.kind, "meaning": s.meaning,

@@ -84,10 +84,13 @@ class _Scope:
 class RulesChecker:
     """Checks the rules files of one pack against its manifest and lowers them to IR."""
 
-    def __init__(self, manifest: Manifest, diags: Diagnostics, pack_prefix: str = "") -> None:
+    def __init__(self, manifest: Manifest, diags: Diagnostics, pack_prefix: str = "",
+                 other_packs: dict[str, str] | None = None) -> None:
         self.m = manifest
         self.diags = diags
         self.prefix = pack_prefix  # display path of the pack folder, stripped from origins
+        # In a mod: the display path of each pack below -> 'id:' put before its files' names
+        self.other_packs = other_packs or {}
         self.decls: dict[str, _Decl] = {}
         self.filled: set[str] = set()  # zones that some rule puts cards into
         self.chosen_from: list[tuple[str, Span]] = []
@@ -163,6 +166,9 @@ class RulesChecker:
         return ""
 
     def _origin(self, span: Span) -> str:
+        for folder, pack in self.other_packs.items():
+            if span.file.startswith(folder):
+                return f"{pack}:{span.file.removeprefix(folder)}:{span.line}"
         return f"{span.file.removeprefix(self.prefix)}:{span.line}"
 
     def _lower_decl(self, decl: n.Declaration, ir: IR) -> None:
