@@ -433,9 +433,15 @@ def fmt_command(files: tuple[Path, ...], write: bool, check: bool) -> None:
 @click.argument("before")
 @click.argument("after")
 @click.option("--json", "as_json", is_flag=True, help="Print the changes as JSON.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "html", "pdf"]),
+              default="text", show_default=True,
+              help="html and pdf make a printable changelog sheet (with -o).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the changelog here (default: changelog.html or .pdf).")
 @cache_option
 @_guard
-def diff(before: str, after: str, as_json: bool, cache: bool) -> None:
+def diff(before: str, after: str, as_json: bool, fmt: str, output: Path | None,
+         cache: bool) -> None:
     """List what changed from pack BEFORE to pack AFTER (folders or tables files)."""
     import json
 
@@ -456,8 +462,21 @@ def diff(before: str, after: str, as_json: bool, cache: bool) -> None:
             sys.exit(EXIT_INVALID)
         sides.append(result.tables)
     changes = diff_tables(sides[0], sides[1])
-    if as_json:
+    if as_json or fmt == "json":
         click.echo(json.dumps(changes.to_json(), indent=2, ensure_ascii=False))
+    elif fmt in ("html", "pdf"):
+        from decklore.compiler.emit import write_atomic
+        from decklore.compiler.sheets import render_changelog
+
+        html = render_changelog(changes, sides[1])
+        target = output or Path(f"changelog.{fmt}")
+        if fmt == "pdf":
+            from decklore.compiler.pdf import html_to_pdf
+
+            write_atomic(target, html_to_pdf(html))
+        else:
+            write_atomic(target, html.encode("utf-8"))
+        click.echo(f"wrote {target}")
     else:
         click.echo(to_text(changes), nl=False)
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-IGNORED = {"origin", "at", "content_hash", "compiler"}
+IGNORED = {"origin", "at", "content_hash", "compiler", "changes"}
+"""Where a row came from and which mods touched it: provenance, not meaning."""
 
 
 @dataclass
@@ -76,6 +77,13 @@ def notation(entries: list[dict[str, Any]]) -> str:
 def _show(name: str, value: Any) -> Any:
     if name == "symbols" and isinstance(value, list):
         return notation(value)
+    if isinstance(value, dict) and {"symbol", "value", "per_stacked"} <= value.keys():
+        text = str(value["symbol"]).split(":")[-1]  # a symbol_value field: 'ruin 2 +3'
+        if value["value"] is not None:
+            text += f" {value['value']}"
+        if value["per_stacked"]:
+            text += f" +{value['per_stacked']}"
+        return text
     return value
 
 

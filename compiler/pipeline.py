@@ -377,7 +377,17 @@ def build_tables(manifest: Manifest, decks: list[DeckData],
         "cards": [c for d in decks for c in d.cards],
         "rules": rules,
         "ai": _plain_ai(m),
+        "renamed": _renamed(layers or [], m),
     }
+
+
+def _renamed(layers: list[Any], m: Manifest) -> dict[str, str]:
+    """Every pack's old ids mapped to their new ones, both qualified by the pack's id."""
+    out: dict[str, str] = {}
+    for manifest in [layer.manifest for layer in layers] or [m]:
+        for old, new in ((manifest.raw or {}).get("renamed") or {}).items():
+            out[manifest.qualify(str(old))] = manifest.qualify(str(new))
+    return dict(sorted(out.items()))
 
 
 def _plain_ai(m: Manifest) -> dict[str, Any] | None:

@@ -357,6 +357,42 @@ def render_reference(tables: dict[str, Any], fmt: str = "html", theme: str = "st
         pack=tables["pack"], sections=view, **_styles(theme, overrides))
 
 
+def render_changelog(diff: Any, tables: dict[str, Any], theme: str = "standard",
+                     overrides: dict[str, str] | None = None) -> str:
+    """The changes between two packs as a printable sheet (``decklore diff --format``)."""
+    from decklore.compiler.diff import _id_list, _value
+
+    marks = {"added": "+", "removed": "−", "changed": "~"}
+    notes: dict[str, list[str]] = {}
+    for card in tables.get("cards", []):
+        notes[card["id"]] = [c["note"] for c in card.get("changes", []) if c.get("note")]
+    sections = []
+    for title, changes in diff.sections.items():
+        if not changes:
+            continue
+        counts = ", ".join(f"{n} {k}" for k in ("added", "removed", "changed")
+                           if (n := sum(1 for c in changes if c.kind == k)))
+        entries = []
+        for change in changes:
+            fields = []
+            for name, old, new in change.fields:
+                if _id_list(old) and _id_list(new):
+                    gone = ", ".join(f"−{x}" for x in old if x not in new) or "—"
+                    came = ", ".join(f"+{x}" for x in new if x not in old) or "—"
+                    fields.append({"name": name, "before": gone, "after": came})
+                else:
+                    fields.append({"name": name, "before": _value(old), "after": _value(new)})
+            entries.append({"kind": change.kind, "mark": marks[change.kind], "id": change.id,
+                            "label": change.label or change.id, "fields": fields,
+                            "notes": notes.get(change.id, []) if change.kind == "changed"
+                            else []})
+        sections.append({"title": title.capitalize(), "counts": counts, "changes": entries})
+    total = sum(len(s["changes"]) for s in sections)
+    return environment(overrides).get_template("changelog.html.j2").render(
+        pack=tables["pack"], before=diff.before, after=diff.after, sections=sections,
+        total=total, **_styles(theme, overrides))
+
+
 def render(tables: dict[str, Any], sheet: str, fmt: str, options: PrintOptions,
            overrides: dict[str, str] | None = None) -> str:
     """One sheet as text (HTML, Markdown or CSV); PDF is made from the HTML (see pdf)."""

@@ -92,7 +92,7 @@ class Game:
             state.flags[name] = [False] * _slots(spec["per"], state)
         state.info = {"me": None, "turn": 0, "round": 0, "steps": 0, "budget": budget,
                       "result": None, "out": [], "uses": {}, "decisions": 0, "phase": None,
-                      "turn_began": 0}
+                      "turn_began": 0, "rules_hash": rules_hash(tables)}
         state.frames = [{"t": "root", "i": 0}]
         game = cls(program, state)
         game._log("start", tables.pack["id"], tables.content_hash, players, seed, list(decks),
@@ -158,11 +158,31 @@ class Game:
 
     @classmethod
     def from_json(cls, tables: Tables, text: str) -> Game:
+        """Resume a saved game.
+
+        A game saved with an earlier version of the pack still loads when the rules are the
+        same: card data may have changed, and ids the pack has renamed (its ``renamed``
+        map) are followed.  Changed rules would leave the saved position meaningless, so
+        they are refused.
+        """
         state = GameState.from_json(text)
         start = state.log[0] if state.log else None
-        if not start or start[0] != "start" or start[2] != tables.content_hash:
-            raise StateError("this saved game was played with other tables (their content "
-                             "hash differs); load it with the pack it was saved from")
+        if not start or start[0] != "start":
+            raise StateError("not a saved game: its log does not begin with the game's start")
+        if start[2] != tables.content_hash:
+            saved_rules = state.info.get("rules_hash")
+            if saved_rules != rules_hash(tables):
+                raise StateError("this game was saved with other rules (the pack's rules "
+                                 "changed since); load it with the pack it was saved from")
+            renamed = tables.raw.get("renamed") or {}
+            known = {row["id"] for row in tables.raw["cards"]}
+            for card in state.cards:
+                card_id = renamed.get(card["card"], card["card"])
+                if card_id not in known:
+                    raise StateError(f"this game has card '{card['card']}', which the pack "
+                                     "no longer has; declare its new id under 'renamed'")
+                card["card"] = card_id
+            state.decks = [renamed.get(d, d) for d in state.decks]
         return cls(program_for(tables), state)
 
     # --- the interface players and agents use ---------------------------------------------
@@ -657,6 +677,13 @@ class Game:
                 self._log("reset", name)
         self.state.info["uses"].pop(period, None)
         self.memo.clear()
+
+
+def rules_hash(tables: Tables) -> str:
+    """A hash of the rules alone: a saved position stays meaningful while it is unchanged."""
+    text = json.dumps(tables.raw.get("rules"), sort_keys=True, separators=(",", ":"),
+                      default=dict)  # the tables are read-only mappings
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _slots(per: str, state: GameState) -> int:

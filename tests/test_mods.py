@@ -363,3 +363,37 @@ def test_adding_a_name_that_exists_shows_both(era_mods: Path) -> None:
     assert "twice/rules/more.rules:1:1: error[R100]: 'progress_to_win' is already declared" \
         in text
     assert "rules/state.rules:" in text and "declared here" in text
+
+
+# --- versions: renamed ids ------------------------------------------------------------------------
+
+def test_a_saved_game_loads_after_a_card_is_renamed(tmp_path: Path) -> None:
+    from decklore.runtime import Game, loads_tables
+    from decklore.runtime.state import StateError
+
+    pack = tmp_path / "era"
+    shutil.copytree(ERA, pack)
+    before = loads_tables(compile_pack(pack).data)
+    game = Game.new(before, 2, 5, ["era:medieval", "era:ancient"])
+    game.apply(0)
+    saved = game.to_json()
+    deck = pack / "decks" / "medieval.yaml"
+    deck.write_text(deck.read_text().replace("id: hamlet\n", "id: village\n"))
+    manifest = pack / "pack.yaml"
+    text = manifest.read_text()
+    after = loads_tables(compile_pack(pack).data)
+    with pytest.raises(StateError, match="this game has card 'era:hamlet', which the pack no "
+                                         "longer has; declare its new id under 'renamed'"):
+        Game.from_json(after, saved)
+    manifest.write_text(text + "renamed: {hamlet: village}\n")
+    after = loads_tables(compile_pack(pack).data)
+    assert after.raw["renamed"] == {"era:hamlet": "era:village"}
+    resumed = Game.from_json(after, saved)
+    assert "era:village" in {c["card"] for c in resumed.state.cards}
+    resumed.apply(0)
+    rules = pack / "rules" / "state.rules"
+    rules.write_text(rules.read_text().replace("const progress_to_win = 15",
+                                               "const progress_to_win = 14"))
+    changed = loads_tables(compile_pack(pack).data)
+    with pytest.raises(StateError, match="saved with other rules"):
+        Game.from_json(changed, saved)
