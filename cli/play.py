@@ -85,10 +85,18 @@ def _tables(pack: str) -> tuple[Tables, bytes]:
 
 
 def _decks(tables: Tables, value: str | None, players: int) -> list[str] | None:
+    """The decks named on the command line, by full id or by the part after the pack."""
     if not value:
         return None
-    prefix = f"{tables.pack['id']}:"
-    decks = [d.strip() if ":" in d else prefix + d.strip() for d in value.split(",")]
+    known = [d["id"] for d in tables.decks]
+    decks = []
+    for name in (d.strip() for d in value.split(",")):
+        matches = [k for k in known if k == name or k.split(":", 1)[1] == name]
+        if len(matches) != 1:
+            problem = "no deck" if not matches else "several decks match"
+            raise click.BadParameter(f"{problem} '{name}'; decks: {', '.join(known)}",
+                                     param_hint="--decks")
+        decks.append(matches[0])
     if len(decks) != players:
         raise click.BadParameter(f"give {players} decks, one per player (got {len(decks)})",
                                  param_hint="--decks")

@@ -135,6 +135,11 @@ class _Runner:
 
     def card_id(self, ref: str, container: Any, key: str | int) -> str:
         full = ref if ":" in ref else self.prefix + ref
+        if ":" not in ref:  # in a mod, a card of a pack below, by its own name
+            found = [c["id"] for c in self.tables.raw["cards"]
+                     if c["id"] == full or c["id"].split(":", 1)[1] == ref]
+            if len(found) == 1:
+                full = found[0]
         try:
             self.tables.card(full)
         except KeyError:
@@ -164,7 +169,10 @@ class _Runner:
     def setup(self) -> None:
         data = self.data
         players = int(data.get("players") or self.tables.pack["players"]["min"])
-        decks = [d if ":" in d else self.prefix + d for d in data.get("decks") or []] or None
+        known = [d["id"] for d in self.tables.decks]
+        decks = [d if ":" in d else next((k for k in known if k.split(":", 1)[1] == d),
+                                         self.prefix + d)
+                 for d in data.get("decks") or []] or None
         try:
             game = Game.prepare(self.tables, players, int(data.get("seed", 1)), decks)
         except (RulesError, StateError) as exc:

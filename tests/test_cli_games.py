@@ -182,4 +182,4 @@ def test_play_a_copy_of_the_pack(in_tmp: Path) -> None:
     result = run("play", "mine", "--players", "greedy,random", "--seed", "4")
     assert result.exit_code == 0, result.output
     assert "Game over" in result.output
-    assert "Player 1 won: Fifteen progress tokens" in result.output
+    assert "Player 1 won: Reached the progress goal" in result.output

@@ -1148,8 +1148,9 @@ def test_every_code_the_compiler_emits_has_an_exact_text_test() -> None:
     for path in source_dir.glob("*.py"):
         emitted |= set(re.findall(r'"([ERW]\d{3})"', path.read_text(encoding="utf-8")))
     tested: set[str] = set()
-    for path in Path(__file__).parent.glob("test_*diagnostics*.py"):  # pack and rules files
-        tested |= set(re.findall(r"(?:error|warning)\[([ERW]\d{3})\]",
+    here = Path(__file__).parent
+    for path in [*here.glob("test_*diagnostics*.py"), here / "test_mods.py"]:  # pack, rules
+        tested |= set(re.findall(r"(?:error|warning)\[([ERW]\d{3})\]",  # files and mods
                                  path.read_text(encoding="utf-8")))
     assert emitted, "found no codes in the compiler source"
     assert sorted(emitted - tested) == []

@@ -291,16 +291,21 @@ def test_the_example_mod_compiles_with_its_changes() -> None:
 def test_the_example_mod_diff_lists_exactly_its_changes() -> None:
     result = run("diff", str(ROOT / "cards" / "era"), str(RENAISSANCE), "--json")
     assert result.exit_code == 0, result.output
-    changes = json.loads(result.stdout)
-    assert sorted(c["id"] for c in changes["cards"]["changed"]) == ["era:mongol-horde",
-                                                                    "era:pyramid"]
-    assert changes["cards"]["removed"] == []
-    assert all(c.startswith("era-renaissance:") for c in changes["cards"]["added"])
+    sections = json.loads(result.stdout)["sections"]
+    cards = sections["cards"]
+    assert sorted(c["id"] for c in cards if c["change"] == "changed") == [
+        "era:mongol-horde", "era:pyramid"]
+    assert [c for c in cards if c["change"] == "removed"] == []
+    added = [c["id"] for c in cards if c["change"] == "added"]
+    assert added and all(c.startswith("era-renaissance:") for c in added)
+    assert [d["id"] for d in sections["decks"]] == ["era-renaissance:renaissance"]
+    assert [r["id"] for r in sections["rules"]] == ["constant progress_to_win"]
+    assert not any(sections[k] for k in ("symbols", "card kinds", "card fields"))
 
 
 def test_the_example_mod_plays() -> None:
     result = run("simulate", str(RENAISSANCE), "-n", "4", "--agents", "greedy", "--decks",
-                 "era-renaissance:renaissance,medieval", "--json")
+                 "renaissance,medieval", "--json")
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     assert summary["step_budget_hit"] == 0 and not summary["rules_errors"]
@@ -342,7 +347,7 @@ def test_a_replaces_file_swaps_a_phase_by_name(era_mods: Path) -> None:
     assert len(phases) == 6
     assert turn["children"][-1]["body"][0]["at"] == "rules/peace.rules:2"
     result = run("simulate", "peace", "-n", "2", "--agents", "greedy", "--json")
-    assert json.loads(result.stdout)["reasons"] == {"Fifteen progress tokens": 2}
+    assert json.loads(result.stdout)["reasons"] == {"Reached the progress goal": 2}
 
 
 def test_a_replacement_that_names_nothing_is_an_error(era_mods: Path) -> None:
@@ -397,3 +402,70 @@ def test_a_saved_game_loads_after_a_card_is_renamed(tmp_path: Path) -> None:
     changed = loads_tables(compile_pack(pack).data)
     with pytest.raises(StateError, match="saved with other rules"):
         Game.from_json(changed, saved)
+
+
+# --- the exact text of the remaining codes -----------------------------------------------------
+
+def warnings_of(pack: str) -> str:
+    return render_all(compile_pack(Path(pack)).warnings, SourceCache())
+
+
+def test_e160_a_pack_that_needs_itself(packs: Path) -> None:
+    mod(packs, "top", "id: top\nname: T\nversion: 1.0.0\nextends: mini\n"
+        "requires: [{id: top}]\n")
+    assert errors("top") == """\
+top/pack.yaml:6:12: error[E160]: pack 'top' cannot need itself
+   6 | requires: [{id: top}]
+     |            ^^^^^^^^^
+  hint: remove this entry
+1 error."""
+
+
+def test_w170_two_folders_with_one_pack(packs: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    other = packs / "elsewhere"
+    other.mkdir()
+    shutil.copytree(MINI, other / "mini-copy")
+    monkeypatch.setenv("DECKLORE_PACK_PATH", str(other))
+    mod(packs, "top", "id: top\nname: T\nversion: 1.0.0\nextends: mini\n")
+    assert warnings_of("top") == """\
+top/pack.yaml:5:10: warning[W170]: two folders hold pack 'mini'; using mini
+   5 | extends: mini
+     |          ^^^^
+  hint: the other is elsewhere/mini-copy: remove one, or change the order of DECKLORE_PACK_PATH
+1 warning."""
+
+
+def test_w171_rival_mods_text(packs: Path) -> None:
+    for name, cost in (("red", 2), ("blue", 3)):
+        mod(packs, name, f"id: {name}\nname: {name}\nversion: 1.0.0\nextends: mini\n" + PATCH,
+            {"patches/p.yaml": f"patches:\n  - card: mini:squire\n    set: {{cost: {cost}}}\n"})
+    mod(packs, "both", "id: both\nname: Both\nversion: 1.0.0\nextends: mini\n"
+        "requires: [{id: red}, {id: blue}]\n")
+    assert warnings_of("both") == """\
+red/patches/p.yaml:3:17: warning[W171]: blue and red both set cost of mini:squire, differently, and neither loads after the other
+   3 |     set: {cost: 2}
+     |                 ^
+  note: blue/patches/p.yaml:3:17: blue sets it here
+  hint: red wins by pack id; if that is meant, add 'blue' to red's acknowledge list, or order them with load_after
+1 warning."""
+
+
+def test_w172_optional_patch_file_text(packs: Path) -> None:
+    patched(packs, "optional: true\npatches:\n  - card: other:thing\n    set: {cost: 2}\n")
+    assert warnings_of("top") == """\
+top/patches/p.yaml:3:11: warning[W172]: patch file skipped: 'other:thing' is not loaded
+   3 |   - card: other:thing
+     |           ^^^^^^^^^^^
+  hint: the file is optional, so it changes nothing when one of its targets is missing
+1 warning."""
+
+
+def test_the_changelog_sheet_of_the_example_mod(tmp_path: Path) -> None:
+    out = tmp_path / "changelog.html"
+    result = run("diff", str(ROOT / "cards" / "era"), str(RENAISSANCE), "--format", "html",
+                 "-o", str(out))
+    assert result.exit_code == 0, result.output
+    html = out.read_text()
+    assert "ERA: Renaissance" in html and "from era 1.0.0 to era-renaissance 1.0.0" in html
+    assert "<b>Pyramid</b>" in html and "At 5 the Pyramid was rarely worth" in html
+    assert "military 6" in html and "military 5" in html
