@@ -453,6 +453,9 @@ class RulesChecker:
                   "body": self._block(s.body, scope)}
         elif isinstance(s, n.May):
             ir = {"do": "may", "label": s.label or "", "body": self._block(s.body, scope)}
+        elif isinstance(s, n.AsPlayer):
+            ir = {"do": "as", "player": self._typed(s.player, scope, "player")[1],
+                  "body": self._block(s.body, scope)}
         elif isinstance(s, n.Choose):
             ir = self._choose(s, scope)
         elif isinstance(s, n.ChooseNumber):

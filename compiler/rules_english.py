@@ -359,6 +359,9 @@ class English:
         return Step(f"{s['label']}, as often as you like{guard}, until you pass:",
                     self.steps(s["body"]))
 
+    def _s_as(self, s: IR) -> Step:
+        return Step(f"Decided by {self.expr(s['player'])}:", self.steps(s["body"]))
+
     def _s_may(self, s: IR) -> Step:
         label = f" {s['label'][:1].lower()}{s['label'][1:]}" if s["label"] else ""
         return Step(f"You may{label}:", self.steps(s["body"]))

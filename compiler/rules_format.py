@@ -180,6 +180,8 @@ class _Printer:
             self.header(f"repeat until pass{guard}{_label(s.label)}", s.body, depth, line)
         elif isinstance(s, n.May):
             self.header(f"may{_label(s.label)}", s.body, depth, line)
+        elif isinstance(s, n.AsPlayer):
+            self.header(f"as {expr(s.player)}", s.body, depth, line)
         elif isinstance(s, n.Choose):
             where = f" where {expr(s.where)}" if s.where is not None else ""
             count = f" {s.count.kind} {expr(s.count.count)}" if s.count is not None else ""

@@ -378,6 +378,15 @@ class May:
 
 
 @dataclass(frozen=True, slots=True)
+class AsPlayer:
+    """A block whose decisions another player makes (a receiver's choice, a setup pick)."""
+
+    player: Expr
+    body: Block
+    span: Span = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
 class CountRange:
     """How many items a ``choose cards`` takes: ``up to``, ``at least``, ``exactly``."""
 
@@ -445,7 +454,8 @@ class ChooseOne:
 
 
 Statement = (
-    Move
+    AsPlayer
+    | Move
     | Draw
     | Shuffle
     | Reveal

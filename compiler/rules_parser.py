@@ -31,11 +31,11 @@ KEYWORDS = (
     "pass", "while", "keep", "change", "once", "per", "max", "up", "at", "least", "exactly",
     "optional", "face", "top",
     "bottom", "not", "and", "or", "true", "false", "none", "count", "sum", "min", "any",
-    "all", "select", "in", "start", "down",
+    "all", "select", "in", "start", "down", "as",
 )  # fmt: skip
 STATEMENT_WORDS = ("move", "draw", "shuffle", "reveal", "destroy", "stack", "tuck", "gain",
                    "spend", "set", "clear", "pay", "let", "do", "end", "fail", "log", "if",
-                   "for", "repeat", "may", "choose")
+                   "for", "repeat", "may", "choose", "as")
 DECLARATION_WORDS = ("zone", "counter", "flag", "const", "define", "action", "when", "win",
                      "lose", "eliminate", "score", "tiebreak", "game", "setup", "era", "round",
                      "turn", "phase", "step")
@@ -267,6 +267,9 @@ class _Build(Transformer[Token, Any]):
 
     def may(self, meta: Any, items: list[Any]) -> n.May:
         return n.May(_text(items[0]), items[1], span=self._s(meta))
+
+    def as_player(self, meta: Any, items: list[Any]) -> n.AsPlayer:
+        return n.AsPlayer(items[0], items[1], span=self._s(meta))
 
     def choose(self, meta: Any, items: list[Any]) -> n.Choose:
         kind, var, source, where, count, label, optional, body = items

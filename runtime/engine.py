@@ -547,9 +547,13 @@ class Game:
         me = self.state.info["me"]
         pending = {"player": 0 if me is None else me, "kind": kind, "label": label or "",
                    "options": options, "at": at, **extra}
+        found_about = found_by = False
         for frame in reversed(self.state.frames):
-            if "about" in frame:
-                pending["about"] = frame["about"]
+            if "about" in frame and not found_about:
+                pending["about"], found_about = frame["about"], True
+            if "by" in frame and not found_by:
+                pending["player"], found_by = frame["by"], True
+            if found_about and found_by:
                 break
         self.state.pending = pending
 
@@ -950,6 +954,16 @@ def _f_until_pass(g: Game, f: dict[str, Any]) -> None:
     g._offer("again", stmt.x["label"], [True, False], stmt.at)
 
 
+def _s_as(g: Game, s: Stmt, f: dict[str, Any]) -> None:
+    f["pc"] += 1
+    player = s.x["player"](g, f["env"])
+    if player is None:
+        raise RulesError("'as' names no player (none)")
+    frame = _block(s.x["body"], f["env"])
+    frame["by"] = player
+    g.state.frames.append(frame)
+
+
 def _s_may(g: Game, s: Stmt, f: dict[str, Any]) -> None:
     g._offer("may", s.x["label"], [True, False], s.at)
 
@@ -1125,7 +1139,8 @@ _HANDLERS = {
     "spend": _s_gain, "set": _s_set, "clear": _s_set, "pay": _s_pay, "let": _s_let,
     "call": _s_call, "end": _s_end, "fail": _s_fail, "log": _s_log, "if": _s_if,
     "for_each": _s_for_each, "repeat": _s_repeat, "repeat_while": _s_repeat_while,
-    "repeat_until_pass": _s_repeat_until_pass, "may": _s_may, "choose": _s_choose,
+    "repeat_until_pass": _s_repeat_until_pass, "may": _s_may, "as": _s_as,
+    "choose": _s_choose,
     "choose_number": _s_choose_number, "choose_one": _s_choose_one,
 }
 

@@ -289,6 +289,8 @@ class Program:
             x.update(label=s.get("label"), cond=opt(s.get("while")), body=self.add_body(s["body"]))
         elif do == "may":
             x.update(label=s.get("label"), body=self.add_body(s["body"]))
+        elif do == "as":
+            x.update(player=e(s["player"]), body=self.add_body(s["body"]))
         elif do == "choose":
             count = s.get("count")
             x.update(kind=s["kind"], var=s["var"], items=e(s["from"]), where=opt(s.get("where")),

@@ -261,3 +261,24 @@ win p when p.points >= 5
     game.apply(2)
     again.apply(2)
     assert again.to_json() == game.to_json()
+
+
+def test_as_hands_the_decisions_of_a_block_to_another_player(tmp_path: Path) -> None:
+    game = play(tmp_path, """
+setup:
+  for each p in players():
+    as p:
+      choose number n in 1..3 "Starting gold":
+        set gold for p to n
+round:
+  turn:
+    gain 1 points
+win p when p.points >= 1
+""")
+    assert game.current_player() == 0
+    game.apply(2)
+    assert game.current_player() == 1  # the second seat chooses its own gold, in setup
+    assert game.legal_actions()[0].description == "Starting gold [Player 2]: 1"
+    game.apply(0)
+    assert game.state.counters["gold"] == [3, 1]
+    assert game.terminal

@@ -93,6 +93,7 @@ def _statements() -> st.SearchStrategy[n.Statement]:
             st.builds(n.RepeatWhile, exprs, block),
             st.builds(n.RepeatPass, opt_label, block, st.none() | exprs),
             st.builds(n.May, opt_label, block),
+            st.builds(n.AsPlayer, exprs, block),
             st.builds(n.Choose, st.sampled_from(["card", "cards", "player", "target"]), names,
                       exprs, st.none() | exprs, counts, opt_label, st.booleans(), block),
             st.builds(n.ChooseNumber, names, exprs, exprs, st.none() | exprs, opt_label,
