@@ -572,7 +572,8 @@ def explain(pack: str, card: str, as_json: bool) -> None:
     import json
 
     from decklore.compiler import PackError
-    from decklore.compiler.explain import ExplainError, explain as run, to_text
+    from decklore.compiler.explain import ExplainError, to_text
+    from decklore.compiler.explain import explain as run
 
     try:
         report = run(_pack_path(pack), card)

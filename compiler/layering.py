@@ -28,6 +28,9 @@ from typing import Any
 
 from decklore.compiler import rules_nodes as n
 from decklore.compiler.decks import DeckCompiler, DeckData, Uses
+
+__all__ = ["Patcher", "Stack", "Uses", "compile_decks", "merge_declarations",
+           "replace_declarations", "rules_sources"]
 from decklore.compiler.diagnostics import Diagnostics, Span, suggest
 from decklore.compiler.manifest import Manifest
 from decklore.compiler.packs import Layer
@@ -113,14 +116,15 @@ def merge_declarations(layers: list[Layer], diags: Diagnostics) -> Stack:
     top = layers[-1].manifest
     plain_kinds = {k: {x: y for x, y in v.items() if x != "_pack"} for k, v in kinds.items()}
     plain_fields = {k: v[0] for k, v in fields.items()}
-    common = {"symbols": symbols, "kinds": plain_kinds, "fields": plain_fields,
-              "stacking": stacking[0] if stacking else None}
+    stacked = stacking[0] if stacking else None
     merged = dataclasses.replace(
-        top, **common, deck_rules=deck_rules, players=players, ai=ai,
+        top, symbols=symbols, kinds=plain_kinds, fields=plain_fields, stacking=stacked,
+        deck_rules=deck_rules, players=players, ai=ai,
         owners={s: o for s, o in owners.items() if o != top.id})
     views = {layer.id: dataclasses.replace(
-        layer.manifest, **common,
-        owners={s: o for s, o in owners.items() if o != layer.id}) for layer in layers}
+        layer.manifest, symbols=symbols, kinds=plain_kinds, fields=plain_fields,
+        stacking=stacked, owners={s: o for s, o in owners.items() if o != layer.id})
+        for layer in layers}
     return Stack(merged, views, layers)
 
 
@@ -327,7 +331,7 @@ class Patcher:
             self.setters.setdefault((card["id"], name), []).append(
                 _Setter(layer.id, value, changes.value_span(name)))
         declared = {f.name: f for f in compiler.field_items}
-        unset = op.get("unset") or []
+        unset: Any = op.get("unset") or []
         for i, name in enumerate(unset):
             if name in declared:
                 card[name] = declared[name].default
@@ -340,7 +344,7 @@ class Patcher:
                 continue
             done["unset"].append(name)
         for verb in ("add", "remove"):
-            lists = op.get(verb) or {}
+            lists: Any = op.get(verb) or {}
             for name, items in lists.items():
                 if name not in LIST_FIELDS:
                     diags.error("E168", f"'{verb}' works on list fields ({', '.join(LIST_FIELDS)}"

@@ -14,6 +14,7 @@ folders of ``DECKLORE_PACK_PATH``, then among the packs bundled with decklore.
 from __future__ import annotations
 
 import heapq
+import itertools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -92,9 +93,9 @@ def _version_ok(version: str, wanted: str | None) -> bool | None:
 
 
 def _relations(m: Manifest, key: str) -> list[tuple[str, str | None, Span]]:
-    raw = m.raw
-    items = raw.get(key) or []
-    out = []
+    raw: Any = m.raw
+    items: Any = raw.get(key) or []
+    out: list[tuple[str, str | None, Span]] = []
     for index, item in enumerate(items):
         span = items.item_span(index)
         if isinstance(item, str):
@@ -119,7 +120,7 @@ def load_order(root: Path, shown: str, diags: Diagnostics) -> list[Layer] | None
     while pending:
         layer = layers[pending.pop(0)]
         m = layer.manifest
-        wanted = []
+        wanted: list[tuple[str, str | None, Span, bool]] = []
         if m.extends:
             wanted.append((m.extends, None, m.raw.value_span("extends"), True))
         wanted += [(i, v, s, True) for i, v, s in _relations(m, "requires")]
@@ -215,7 +216,7 @@ def _sort(layers: dict[str, Layer], diags: Diagnostics) -> list[Layer] | None:
     diags.error("E164", "the packs need each other in a circle: " + " → ".join(cycle),
                 span, "one of these relations must go (a pack cannot load before itself)",
                 notes=[(_relation_span(layers[a].manifest, b), f"{a} needs {b}")
-                       for a, b in zip(cycle[1:-1], cycle[2:], strict=False)])
+                       for a, b in itertools.pairwise(cycle[1:])])
     return None
 
 
@@ -225,14 +226,14 @@ def _cycle(layers: dict[str, Layer], stuck: list[str]) -> list[str]:
     while True:
         nxt = min(n for n in layers[path[-1]].needs if n in stuck)
         if nxt in path:
-            return path[path.index(nxt):] + [nxt]
+            return [*path[path.index(nxt):], nxt]
         path.append(nxt)
 
 
 def _relation_span(m: Manifest, target: str) -> Span:
-    raw = m.raw
+    raw: LocatedDict = m.raw
     if raw.get("extends") == target:
-        return Span(raw.value_span("extends").file, *raw.value_pos["extends"])
+        return raw.value_span("extends")
     for key in ("requires", "optional", "load_after"):
         for pid, _, span in _relations(m, key):
             if pid == target:

@@ -226,10 +226,10 @@ def _layered_rules(stack: Any, diags: Diagnostics) -> dict[str, Any] | None:
 
     programs = parse(added)
     replacements = parse(replacing)
-    if diags.has_errors:
+    if _failed(diags):
         return None
     programs = layering.replace_declarations(programs, replacements, diags)
-    if diags.has_errors:
+    if _failed(diags):
         return None
     below = {f"{layer.shown}/": layer.id for layer in stack.layers if layer is not top}
     ir = RulesChecker(stack.merged, diags, pack_prefix=f"{top.shown}/",
@@ -237,6 +237,10 @@ def _layered_rules(stack: Any, diags: Diagnostics) -> dict[str, Any] | None:
     ir["files"] = [f"{layer.id}:{rel}" if layer is not top else rel
                    for layer, rel, _ in added + replacing]
     return ir
+
+
+def _failed(diags: Diagnostics) -> bool:
+    return diags.has_errors
 
 
 TEMPLATE_SUFFIXES = (".j2", ".css")

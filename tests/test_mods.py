@@ -1,6 +1,8 @@
 """Mods: packs that extend packs. Load order, each operation, each error, provenance, and the
 bundled example mod end to end."""
 
+# ruff: noqa: E501 -- expected texts hold whole rendered lines, which are as long as they are.
+
 from __future__ import annotations
 
 import json
@@ -119,7 +121,7 @@ def test_a_cycle_is_reported_with_its_path(packs: Path) -> None:
     assert "error[E164]: the packs need each other in a circle: a → b → a" in text
 
 
-# --- declarations --------------------------------------------------------------------------------
+# --- declarations ----------------------------------------------------------------------------
 
 def test_a_mod_adds_symbols_and_decks_with_its_own_prefix(packs: Path) -> None:
     mod(packs, "top", "id: top\nname: T\nversion: 1.0.0\nextends: mini\n"
@@ -151,7 +153,7 @@ top/pack.yaml:7:10: error[E165]: symbol 'coin' is declared by both mini and top
 1 error."""
 
 
-# --- patches ---------------------------------------------------------------------------------------
+# --- patches ---------------------------------------------------------------------------------
 
 def patched(packs: Path, patch: str, extra: str = "") -> Path:
     return mod(packs, "top", "id: top\nname: T\nversion: 1.0.0\nextends: mini\n" + PATCH
@@ -251,7 +253,7 @@ def test_rival_mods_setting_a_field_differently_are_warned_unless_acknowledged(
     assert compile_pack(Path("both")).warnings == []
 
 
-# --- templates -------------------------------------------------------------------------------------
+# --- templates -------------------------------------------------------------------------------
 
 def test_cards_extend_abstract_templates(packs: Path) -> None:
     deck = (MINI / "decks" / "one.yaml").read_text().replace(
@@ -271,7 +273,7 @@ def test_a_missing_template_is_an_error(packs: Path) -> None:
     assert "error[E139]: card 'guard': no template 'mini:base'" in errors("mini")
 
 
-# --- the bundled example mod --------------------------------------------------------------------
+# --- the bundled example mod -----------------------------------------------------------------
 
 RENAISSANCE = ROOT / "cards" / "renaissance"
 
@@ -324,7 +326,7 @@ def test_a_new_mod_validates_as_it_is(packs: Path) -> None:
     assert (packs / "gold-rush" / "schemas" / "patch.draft-07.schema.json").is_file()
 
 
-# --- rules -------------------------------------------------------------------------------------
+# --- rules -----------------------------------------------------------------------------------
 
 ERA = ROOT / "cards" / "era"
 
@@ -370,7 +372,7 @@ def test_adding_a_name_that_exists_shows_both(era_mods: Path) -> None:
     assert "rules/state.rules:" in text and "declared here" in text
 
 
-# --- versions: renamed ids ------------------------------------------------------------------------
+# --- versions: renamed ids -------------------------------------------------------------------
 
 def test_a_saved_game_loads_after_a_card_is_renamed(tmp_path: Path) -> None:
     from decklore.runtime import Game, loads_tables
@@ -404,7 +406,7 @@ def test_a_saved_game_loads_after_a_card_is_renamed(tmp_path: Path) -> None:
         Game.from_json(changed, saved)
 
 
-# --- the exact text of the remaining codes -----------------------------------------------------
+# --- the exact text of the remaining codes ---------------------------------------------------
 
 def warnings_of(pack: str) -> str:
     return render_all(compile_pack(Path(pack)).warnings, SourceCache())
