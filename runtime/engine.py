@@ -96,7 +96,7 @@ class Game:
         state.frames = [{"t": "root", "i": 0}]
         game = cls(program, state)
         game._log("start", tables.pack["id"], tables.content_hash, players, seed, list(decks),
-                  budget)
+                  budget, state.info["rules_hash"])
         return game
 
     def resume(self) -> None:
@@ -1161,83 +1161,90 @@ def _flow_frame(g: Game, flow: Flow, player: int | None) -> dict[str, Any]:
     return {"t": "fl", "f": flow.id, "st": 0, "i": 0, "p": player, "order": None, "oi": 0}
 
 
-def _f_flow(g: Game, f: dict[str, Any]) -> None:
+def _f_flow(g: Game, f: dict[str, Any]) -> None:  # noqa: C901 - the stages of one flow block
+    """Move a flow block through its stages: enter, statements or parts, leave, finish.
+
+    Stages that push nothing run on in the same call, so a phase without hooks costs one
+    step of the budget, not four.
+    """
     flow = g.program.flows[f["f"]]
     info = g.state.info
     frames = g.state.frames
-    stage = f["st"]
-    if stage == 0 and flow.name in g.pause_at and not f.get("held"):
-        f["held"] = True
-        g.paused = flow.name
-        return
-    if stage == 0:
-        f["st"] = 1
-        if flow.kind == "round":
-            info["round"] += 1
-            g.memo.clear()
-            g._log("round", info["round"])
-            order = flow.order(g, {}) if flow.order is not None else g.live_players()
-            f["order"] = _cards(order)
-        elif flow.kind == "turn":
-            if f["p"] is None:
-                f["p"], f["free"] = g.live_players()[0], True
-            g.memo.clear()
-            info["me"] = f["p"]
-            info["turn"] += 1
-            info["turn_began"] = info["steps"]
-            g._log("turn", info["turn"], f["p"])
-            if flow.start is not None:
+    while True:
+        stage = f["st"]
+        pushed = len(frames)
+        if stage == 0:
+            if flow.name in g.pause_at and not f.get("held"):
+                f["held"] = True
+                g.paused = flow.name
+                return
+            f["st"] = 1
+            if flow.kind == "round":
+                info["round"] += 1
+                g.memo.clear()
+                g._log("round", info["round"])
+                order = flow.order(g, {}) if flow.order is not None else g.live_players()
+                f["order"] = _cards(order)
+            elif flow.kind == "turn":
+                if f["p"] is None:
+                    f["p"], f["free"] = g.live_players()[0], True
+                g.memo.clear()
+                info["me"] = f["p"]
+                info["turn"] += 1
+                info["turn_began"] = info["steps"]
+                g._log("turn", info["turn"], f["p"])
+                if flow.start is not None:
+                    frames.append(_block(flow.start, {}))
+                g._fire("turn_start", [f["p"]])
+            elif flow.kind in ("phase", "step"):
+                info["phase"] = flow.name
+                g._log(flow.kind, flow.name)
+            if flow.start is not None and flow.kind != "turn":
                 frames.append(_block(flow.start, {}))
-            g._fire("turn_start", [f["p"]])
-            return
-        elif flow.kind in ("phase", "step"):
-            info["phase"] = flow.name
-            g._log(flow.kind, flow.name)
-        if flow.start is not None:
-            frames.append(_block(flow.start, {}))
-        return
-    if stage == 1:
-        if flow.body is not None and not f.get("bd"):
-            f["bd"] = True
-            frames.append(_block(flow.body, {}))
-            return
-        children = flow.children
-        while f["i"] < len(children):
-            child = g.program.flows[children[f["i"]]]
-            if child.kind == "turn" and flow.kind == "round":
-                order = [p for p in f["order"] if p not in info["out"]]
-                if f["oi"] < len(order):
-                    f["oi"] += 1
-                    frames.append(_flow_frame(g, child, order[f["oi"] - 1]))
-                    return
-                f["oi"] = 0
+        elif stage == 1:
+            if flow.body is not None and not f.get("bd"):
+                f["bd"] = True
+                frames.append(_block(flow.body, {}))
+                return
+            children = flow.children
+            while f["i"] < len(children):
+                child = g.program.flows[children[f["i"]]]
+                if child.kind == "turn" and flow.kind == "round":
+                    order = [p for p in f["order"] if p not in info["out"]]
+                    if f["oi"] < len(order):
+                        f["oi"] += 1
+                        frames.append(_flow_frame(g, child, order[f["oi"] - 1]))
+                        return
+                    f["oi"] = 0
+                    f["i"] += 1
+                    continue
                 f["i"] += 1
-                continue
-            f["i"] += 1
-            frames.append(_flow_frame(g, child, None))
+                frames.append(_flow_frame(g, child, None))
+                return
+            f["st"] = 2
+        elif stage == 2:
+            f["st"] = 3
+            if flow.end is not None:
+                frames.append(_block(flow.end, {}))
+            if flow.kind == "turn":
+                g._fire("turn_end", [f["p"]])
+        else:
+            frames.pop()
+            if flow.kind in ("turn", "round", "phase", "era", "game"):
+                g.reset_period(flow.kind)
+            if flow.kind == "turn":
+                info["phase"] = None
+            repeats = flow.kind == "round" or (flow.kind == "turn" and f.get("free"))
+            if repeats and not f.get("abort"):
+                again = _flow_frame(g, flow, None)
+                if flow.kind == "turn":
+                    live = g.live_players()
+                    later = [p for p in live if p > f["p"]]
+                    again.update(p=(later or live)[0], free=True)
+                frames.append(again)
             return
-        f["st"] = 2
-        return
-    if stage == 2:
-        f["st"] = 3
-        if flow.end is not None:
-            frames.append(_block(flow.end, {}))
-        if flow.kind == "turn":
-            g._fire("turn_end", [f["p"]])
-        return
-    frames.pop()
-    if flow.kind in ("turn", "round", "phase", "era", "game"):
-        g.reset_period(flow.kind)
-    if flow.kind == "turn":
-        info["phase"] = None
-    repeats = flow.kind == "round" or (flow.kind == "turn" and f.get("free"))
-    if repeats and not f.get("abort"):
-        again = _flow_frame(g, flow, None)
-        if flow.kind == "turn":
-            live = g.live_players()
-            later = [p for p in live if p > f["p"]]
-            again.update(p=(later or live)[0], free=True)
-        frames.append(again)
+        if len(frames) != pushed or g.state.pending is not None:
+            return
 
 
 def _flow_path(program: Program, name: str) -> tuple[int, list[tuple[int, int]]] | None:

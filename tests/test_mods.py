@@ -471,3 +471,27 @@ def test_the_changelog_sheet_of_the_example_mod(tmp_path: Path) -> None:
     assert "ERA: Renaissance" in html and "from era 1.0.0 to era-renaissance 1.0.0" in html
     assert "<b>Pyramid</b>" in html and "At 5 the Pyramid was rarely worth" in html
     assert "military 6" in html and "military 5" in html
+
+
+def test_a_log_replays_after_a_card_is_renamed(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(ERA, tmp_path / "era")
+    played = run("play", "era", "--players", "greedy,greedy", "--seed", "3", "--decks",
+                 "medieval,ancient", "--log", "game.log")
+    assert played.exit_code == 0, played.output
+    deck = tmp_path / "era" / "decks" / "medieval.yaml"
+    deck.write_text(deck.read_text().replace("id: hamlet\n", "id: village\n"))
+    manifest = tmp_path / "era" / "pack.yaml"
+    manifest.write_text(manifest.read_text() + "renamed: {hamlet: village}\n")
+    result = CliRunner().invoke(cli, ["replay", "game.log", "--pack", "era"])
+    assert result.exit_code == 0, result.output
+    assert "reproduced:" in result.output
+
+
+def test_the_example_mod_prints(tmp_path: Path) -> None:
+    out = tmp_path / "list.md"
+    result = run("print", str(RENAISSANCE), "--sheet", "list", "--format", "md", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    assert "Printing Press" in text and "Hamlet" in text  # the mod's cards and the base's
