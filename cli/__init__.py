@@ -564,6 +564,34 @@ def order(pack: str, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("pack")
+@click.option("--check", is_flag=True, help="Only say what would change (exit 1 if anything).")
+@_guard
+def migrate(pack: str, check: bool) -> None:
+    """Rewrite PACK from an older pack format in the current one, then validate it."""
+    from decklore.compiler.migrate import MigrateError
+    from decklore.compiler.migrate import migrate as run
+
+    path = _pack_path(pack)
+    try:
+        changes = run(path, write=not check)
+    except MigrateError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_INVALID)
+    if not changes:
+        click.echo(f"{pack}: already in the current format")
+        return
+    for change in changes:
+        click.echo(("would change " if check else "changed ") + change)
+    if check:
+        sys.exit(EXIT_INVALID)
+    result = _compile(pack, "text", False, False)
+    if result is None:
+        sys.exit(EXIT_INVALID)
+    click.echo(f"{pack}: migrated, and it validates")
+
+
+@cli.command()
+@click.argument("pack")
 @click.argument("card")
 @click.option("--json", "as_json", is_flag=True, help="Print it as JSON.")
 @_guard

@@ -139,8 +139,20 @@ def load_manifest(pack_dir: Path, display_dir: str, diags: Diagnostics) -> Manif
     return _build(data, pack_dir, display, diags)
 
 
+FORMAT_2_KEYS = ("extends", "requires", "optional", "conflicts", "load_after", "acknowledge",
+                 "patches", "replaces", "renamed")
+"""What a pack may say only in format 2: the relations and operations of mods."""
+CURRENT_FORMAT = 2
+
+
 def _build(data: LocatedDict, pack_dir: Path, display: str, diags: Diagnostics) -> Manifest:
     is_mod = "extends" in data
+    if data["format"] < 2:
+        for key in FORMAT_2_KEYS:
+            if key in data:
+                diags.error("E129", f"'{key}' needs pack format 2, and this pack says format "
+                            f"{data['format']}", data.key_span(key),
+                            "run 'decklore migrate PACK' to move the pack to format 2")
     players = data.get("players") or {"min": 0, "max": 0}
     if players["min"] > players["max"]:
         diags.error("E128", f"players: min ({players['min']}) is more than max "

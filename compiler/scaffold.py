@@ -113,7 +113,7 @@ def new_mod(name: str, target: Path, base: Path) -> list[Path]:
 # yaml-language-server: $schema=schemas/pack.draft-07.schema.json
 # A mod of {manifest.name}: it loads after {manifest.id} and adds to it or changes it.
 # The modding chapter of the pack format reference (docs/pack-format.md) explains each key.
-format: 1
+format: 2
 id: {ident}
 name: {json.dumps(name.strip())}
 version: 0.1.0

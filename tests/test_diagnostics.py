@@ -329,12 +329,12 @@ mini/decks/one.yaml:32:11: error[E103]: cards[3].kind has the value 'events', wh
         id="E103-card-kind",
     ),
     pytest.param(
-        pack(("format: 1", "format: 2")),
+        pack(("format: 1", "format: 3")),
         """\
-mini/pack.yaml:2:9: error[E103]: format has the value 2, which is not allowed
-   2 | format: 2
+mini/pack.yaml:2:9: error[E103]: format has the value 3, which is not allowed
+   2 | format: 3
      |         ^
-  hint: use one of: 1
+  hint: use one of: 1, 2
 1 error.""",
         id="E103-const",
     ),

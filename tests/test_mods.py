@@ -32,7 +32,7 @@ def packs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def mod(root: Path, folder: str, manifest: str, files: dict[str, str] | None = None) -> Path:
     pack = root / folder
     pack.mkdir()
-    (pack / "pack.yaml").write_text("format: 1\n" + manifest, encoding="utf-8")
+    (pack / "pack.yaml").write_text("format: 2\n" + manifest, encoding="utf-8")
     for rel, text in (files or {}).items():
         (pack / rel).parent.mkdir(parents=True, exist_ok=True)
         (pack / rel).write_text(text, encoding="utf-8")
@@ -495,3 +495,30 @@ def test_the_example_mod_prints(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     text = out.read_text()
     assert "Printing Press" in text and "Hamlet" in text  # the mod's cards and the base's
+
+
+
+# --- formats: migrate ----------------------------------------------------------------------------
+
+def test_a_format_1_pack_cannot_use_mod_keys_until_migrated(packs: Path) -> None:
+    top = mod(packs, "top", "id: top\nname: T\nversion: 1.0.0\nextends: mini\n")
+    manifest = top / "pack.yaml"
+    manifest.write_text(manifest.read_text().replace("format: 2", "format: 1  # old"))
+    assert errors("top") == """\
+top/pack.yaml:5:1: error[E129]: 'extends' needs pack format 2, and this pack says format 1
+   5 | extends: mini
+     | ^^^^^^^
+  hint: run 'decklore migrate PACK' to move the pack to format 2
+1 error."""
+    check = run("migrate", "top", "--check")
+    assert (check.exit_code, check.output) == (1, "would change pack.yaml: format 1 → 2\n")
+    result = run("migrate", "top")
+    assert result.exit_code == 0, result.output
+    assert result.output == "changed pack.yaml: format 1 → 2\ntop: migrated, and it validates\n"
+    assert manifest.read_text().splitlines()[0] == "format: 2  # old"
+    assert run("migrate", "top").output == "top: already in the current format\n"
+
+
+def test_format_1_packs_still_compile_unchanged(packs: Path) -> None:
+    assert "\nformat: 1\n" in (packs / "mini" / "pack.yaml").read_text()
+    assert compile_pack(Path("mini")).tables["pack"]["id"] == "mini"
