@@ -496,6 +496,10 @@ class RulesChecker:
         if s.kind == "player" and element == "card":
             self.diags.error("R140", "'choose player' takes players, but this gives cards",
                              s.source.span, "write 'choose card' to choose among cards")
+        if s.kind == "random" and s.optional:
+            self.diags.error("R140", "'choose random' always picks one item when there is one; "
+                             "'optional' does not go with it", s.span,
+                             "remove 'optional', or wrap the choice in 'may'")
         if s.count is not None and s.kind != "cards":
             self.diags.error("R140", f"'{s.count.kind}' only goes with 'choose cards'",
                              s.count.span, f"write 'choose cards {s.var} ...'")
@@ -510,7 +514,8 @@ class RulesChecker:
             "where": self._condition(s.where, where_scope) if s.where else None,
             "count": None if s.count is None else {
                 "kind": s.count.kind, "n": self._typed(s.count.count, scope, "number")[1]},
-            "label": s.label or f"Choose {s.kind} {s.var}", "optional": s.optional,
+            "label": s.label or (f"Pick {s.var} at random" if s.kind == "random"
+                                 else f"Choose {s.kind} {s.var}"), "optional": s.optional,
             "body": self._block(s.body, inner),
         }
 

@@ -372,6 +372,9 @@ class English:
         if s["count"]:
             count = f" ({s['count']['kind']} {self.expr(s['count']['n'])})"
         optional = " You may choose none." if s["optional"] else ""
+        if s["kind"] == "random":
+            return Step(f"Pick one {s['var']} at random from {self.expr(s['from'])}{where}:",
+                        self.steps(s["body"]))
         what = {"card": "a card", "cards": "cards", "player": "a player",
                 "target": "a target"}[s["kind"]]
         return Step(f"{s['label']}: choose {what} {s['var']} from {self.expr(s['from'])}"

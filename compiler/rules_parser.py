@@ -31,7 +31,7 @@ KEYWORDS = (
     "pass", "while", "keep", "change", "once", "per", "max", "up", "at", "least", "exactly",
     "optional", "face", "top",
     "bottom", "not", "and", "or", "true", "false", "none", "count", "sum", "min", "any",
-    "all", "select", "in", "start", "down", "as",
+    "all", "select", "in", "start", "down", "as", "random",
 )  # fmt: skip
 STATEMENT_WORDS = ("move", "draw", "shuffle", "reveal", "destroy", "stack", "tuck", "gain",
                    "spend", "set", "clear", "pay", "let", "do", "end", "fail", "log", "if",

@@ -87,6 +87,10 @@ def stack_of(g: Game, c: int | None) -> list[int]:
     return [base, *g.state.cards[base].get("above", ())]
 
 
+def top_of(g: Game, c: int | None) -> int | None:
+    return stack_of(g, c)[-1] if c is not None else None
+
+
 def stack_size(g: Game, c: int | None) -> int:
     return len(stack_of(g, c))
 
@@ -188,7 +192,8 @@ BUILTINS: dict[str, Callable[..., Any]] = {
     "opponent": opponent, "opponents": opponents, "players": _players, "owner": owner,
     "seat": seat, "player_at": player_at, "players_from": players_from,
     "controller": controller, "size": size, "top": top, "bottom": bottom,
-    "top_card": top_card, "units": units, "stack_of": stack_of, "stack_size": stack_size,
+    "top_card": top_card, "units": units, "stack_of": stack_of, "top_of": top_of,
+    "stack_size": stack_size,
     "tucked": tucked, "zone_of": zone_of, "cards_of": cards_of, "same_name": same_name,
     "has_tag": has_tag, "is_face_up": is_face_up, "symbols": symbols,
     "symbols_on": symbols_on, "printed": printed, "matched": matched,

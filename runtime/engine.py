@@ -992,6 +992,13 @@ def _s_choose(g: Game, s: Stmt, f: dict[str, Any]) -> None:
         g.state.frames.append({"t": "pick", "s": sid, "picked": [], "env": dict(env)})
         return
     options = _candidates(g, x, env)
+    if x["kind"] == "random":
+        f["pc"] += 1
+        if options:
+            pick = options[g.state.rng.below(len(options))]
+            g._log("random", x["var"], pick)
+            g.state.frames.append(_block(x["body"], env, x["var"], pick))
+        return
     if x["optional"]:
         options.append(None)
     if not options:

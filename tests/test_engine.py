@@ -7,6 +7,7 @@ that point at the rule's line.  ERA's own behaviour is checked by its scenarios.
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -282,3 +283,26 @@ win p when p.points >= 1
     game.apply(0)
     assert game.state.counters["gold"] == [3, 1]
     assert game.terminal
+
+
+def test_choose_random_is_no_decision_and_follows_the_seed(tmp_path: Path) -> None:
+    rules = """
+setup:
+  for each p in players():
+    draw 3 from draw(p) to hand(p) face up
+round:
+  turn:
+    choose random c from hand(me):
+      move c to table(me) face up
+      stack top_card(hand(me)) on c
+      gain stack_size(top_of(c)) points
+win p when p.points >= 2
+"""
+    picks = []
+    for seed in (1, 1, 2, 3, 4, 5):
+        game = play(tmp_path / str(seed) / str(len(picks)), rules, seed=seed)
+        assert game.state.info["decisions"] == 0 and game.terminal
+        assert game.state.counters["points"][0] == 2
+        picks.append([e for e in game.state.log if e[0] == "random"])
+    assert picks[0] == picks[1]  # the same seed, the same picks
+    assert len({json.dumps(p) for p in picks}) > 2
