@@ -1168,7 +1168,7 @@ def _flow_frame(g: Game, flow: Flow, player: int | None) -> dict[str, Any]:
     return {"t": "fl", "f": flow.id, "st": 0, "i": 0, "p": player, "order": None, "oi": 0}
 
 
-def _f_flow(g: Game, f: dict[str, Any]) -> None:  # noqa: C901 - the stages of one flow block
+def _f_flow(g: Game, f: dict[str, Any]) -> None:
     """Move a flow block through its stages: enter, statements or parts, leave, finish.
 
     Stages that push nothing run on in the same call, so a phase without hooks costs one
