@@ -71,6 +71,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("tucked", ("card",), "cards", "The cards tucked under a card.",
             "the cards tucked under {0}"),
     Builtin("zone_of", ("card",), "cards", "The zone the card is in.", "the zone of {0}"),
+    Builtin("space_of", ("card",), "number",
+            "The number of the space the card is in, in a zone of numbered spaces (none "
+            "elsewhere).", "the space of {0}"),
     Builtin("cards_of", ("player",), "cards",
             "Every card the player owns, wherever it is (destroyed cards included).",
             "every card of {0}"),
@@ -130,7 +133,7 @@ CARD_PROPERTIES = {
 ZONE_OPTIONS: dict[str, str | None] = {
     "per_player": None, "shared": None, "ordered": None, "hidden": None, "owner": None,
     "public": None, "stacks": None, "symbols": None, "refill": "zone", "spent": "zone",
-    "slots": "number",
+    "slots": "number", "spaces": "number",
     "deck": "tag?", "holds": "tag",
 }
 """Zone options and the kind of value each takes (None: a bare word).

@@ -275,6 +275,7 @@ class RulesChecker:
                 refill=refill.value if refill else None,
                 spent=spent.value if spent else None,
                 slots=seen["slots"].value if "slots" in seen else None,
+                spaces=seen["spaces"].value if "spaces" in seen else None,
             )
         else:
             scope = scopes[0] if scopes else "per_player"
@@ -797,14 +798,25 @@ class RulesChecker:
         if decl is not None and decl.kind == "zone":
             decl.used = True
             per = self._zone_per(decl)
-            if per == "player" and len(e.args) != 1:
-                self.diags.error("R112", f"zone '{name}' takes one player", e.span,
-                                 f"write {name}(me)")
-            if per == "game" and e.args:
-                self.diags.error("R112", f"zone '{name}' is shared: it takes no player",
-                                 e.span, f"write {name}()")
-            player = self._typed(e.args[0], scope, "player")[1] if e.args else None
-            return "zone", {"op": "zone", "zone": name, "player": player}
+            spaced = any(o.name == "spaces" for o in decl.node.options)
+            players = 1 if per == "player" else 0
+            extra = len(e.args) - players
+            if per == "player" and (len(e.args) < 1 or extra > (1 if spaced else 0)):
+                self.diags.error("R112", f"zone '{name}' takes one player"
+                                 + (" and, for one space, its number" if spaced else ""),
+                                 e.span, f"write {name}(me)" + (f" or {name}(me, 1)"
+                                                                 if spaced else ""))
+            if per == "game" and extra > (1 if spaced else 0):
+                self.diags.error("R112", f"zone '{name}' is shared: it takes no player"
+                                 + (", only a space's number" if spaced else ""), e.span,
+                                 f"write {name}()" + (f" or {name}(1)" if spaced else ""))
+            player = self._typed(e.args[0], scope, "player")[1] if players and e.args else None
+            space = (self._typed(e.args[players], scope, "number")[1]
+                     if spaced and len(e.args) > players else None)
+            out: IR = {"op": "zone", "zone": name, "player": player}
+            if space is not None:
+                out["space"] = space
+            return "zone", out
         if decl is not None and decl.kind == "define":
             decl.used = True
             params = decl.node.params or ()

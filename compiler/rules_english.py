@@ -129,7 +129,10 @@ class English:
 
     def _e_zone(self, e: IR) -> str:
         label = self.labels.get(str(e["zone"]), str(e["zone"])).lower()
-        return f"{self._owner(e['player'])} {label}"
+        space = f" {self.expr(e['space'])}" if e.get("space") is not None else ""
+        if e.get("player") is None:
+            return f"the {label}{space}"
+        return f"{self._owner(e['player'])} {label}{space}"
 
     def _e_call(self, e: IR) -> str:
         builtin = BUILTINS.get(e["fn"])

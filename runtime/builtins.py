@@ -106,6 +106,14 @@ def zone_of(g: Game, c: int | None) -> list[int]:
     return g.zone_cards(zone, player)
 
 
+def space_of(g: Game, c: int | None) -> int | None:
+    if c is None:
+        return None
+    zone, _ = g.location(c)
+    spec = g.program.zones.get(zone)
+    return None if spec is None else spec.get("space")
+
+
 def cards_of(g: Game, p: int) -> list[int]:
     return [i for i, card in enumerate(g.state.cards) if card["owner"] == p]
 
@@ -194,7 +202,8 @@ BUILTINS: dict[str, Callable[..., Any]] = {
     "controller": controller, "size": size, "top": top, "bottom": bottom,
     "top_card": top_card, "units": units, "stack_of": stack_of, "top_of": top_of,
     "stack_size": stack_size,
-    "tucked": tucked, "zone_of": zone_of, "cards_of": cards_of, "same_name": same_name,
+    "tucked": tucked, "zone_of": zone_of, "space_of": space_of, "cards_of": cards_of,
+    "same_name": same_name,
     "has_tag": has_tag, "is_face_up": is_face_up, "symbols": symbols,
     "symbols_on": symbols_on, "printed": printed, "matched": matched,
     "blocks_on": blocks_on, "locked_symbols": locked_symbols, "has_key": has_key,

@@ -68,7 +68,9 @@ class Compiler:
     """Builds closures for one program: ``defines`` and ``consts`` are looked up by name."""
 
     def __init__(self, defines: dict[str, Callable[..., Any]], consts: dict[str, Any],
-                 builtins: Mapping[str, Callable[..., Any]]) -> None:
+                 builtins: Mapping[str, Callable[..., Any]],
+                 spaced: Mapping[str, int] | None = None) -> None:
+        self.spaced = dict(spaced or {})
         self.defines = defines
         self.consts = consts
         self.builtins = builtins
@@ -101,6 +103,9 @@ class Compiler:
             return self._define(node)
         if op == "zone":
             zone = node["zone"]
+            spaces = self.spaced.get(zone)
+            if spaces is not None:
+                return self._spaces(zone, spaces, node)
             if node.get("player") is None:
                 return lambda g, env: g.state.zones[zone][0]
             player = self.expr(node["player"])
@@ -158,6 +163,22 @@ class Compiler:
         if op == "agg":
             return self._agg(node)
         raise RulesError(f"the engine does not know the expression '{op}'")
+
+    def _spaces(self, zone: str, spaces: int, node: IR) -> Expr:
+        """A zone of numbered spaces: one space's cards, or all spaces' cards in order."""
+        player = self.expr(node["player"]) if node.get("player") is not None else None
+        number = self.expr(node["space"]) if node.get("space") is not None else None
+        names = [f"{zone}#{i}" for i in range(1, spaces + 1)]
+
+        def cards(g: Game, env: Env) -> list[int]:
+            seat = player(g, env) if player is not None else None
+            if number is None:
+                return [c for name in names for c in g.zone_cards(name, seat)]
+            value = number(g, env)
+            if not isinstance(value, int) or not 1 <= value <= spaces:
+                raise RulesError(f"zone '{zone}' has spaces 1 to {spaces}, not {value}")
+            return g.zone_cards(names[value - 1], seat)
+        return cards
 
     @staticmethod
     def _arith(op: str, a: Expr, b: Expr) -> Expr:

@@ -15,6 +15,7 @@ from typing import Any
 
 from decklore.runtime.builtins import BUILTINS
 from decklore.runtime.expressions import Compiler, Env, Expr, RulesError
+from decklore.runtime.state import SPACE, zone_rows
 from decklore.runtime.tables import Tables
 
 IR = Mapping[str, Any]
@@ -73,7 +74,10 @@ class Program:
             raise RulesError(f"pack {tables.pack['id']} has no rules to play")
         self.tables = tables
         self.rules = rules
-        self.zones: dict[str, IR] = {z["name"]: z for z in rules["zones"]}
+        self.zones: dict[str, IR] = {z["name"]: z for z in zone_rows(rules)}
+        self.spaced: dict[str, int] = {z["name"]: int(z["spaces"]) for z in rules["zones"]
+                                       if z.get("spaces")}
+        """Zones made of numbered spaces, and how many each has."""
         self.counters: dict[str, IR] = {c["name"]: c for c in rules["counters"]}
         self.flags: dict[str, IR] = {f["name"]: f for f in rules["flags"]}
         self.resets: dict[str, list[tuple[str, Any]]] = {}
@@ -93,7 +97,7 @@ class Program:
         self.symbol_ids = [s["id"] for s in tables.raw["symbols"]]
         self.consts: dict[str, Any] = {}
         self.defines: dict[str, Callable[..., Any]] = {}
-        self.compiler = Compiler(self.defines, self.consts, BUILTINS)
+        self.compiler = Compiler(self.defines, self.consts, BUILTINS, self.spaced)
         self.stmts: list[Stmt] = []
         self.blocks: list[list[int]] = []
         self.flows: list[Flow] = []
@@ -188,6 +192,23 @@ class Program:
             return constant_args
         return run
 
+    def _space_name(self, zone: str, node: IR) -> Callable[[Any, Env], str]:
+        """The zone a location names: for a zone of spaces, the numbered space."""
+        spaces = self.spaced.get(zone)
+        if spaces is None:
+            return lambda g, env: zone
+        if node.get("space") is None:
+            raise RulesError(f"zone '{zone}' has {spaces} spaces: say which, as "
+                             f"{zone}(p, 1)")
+        number = self.compiler.expr(node["space"])
+
+        def name(g: Any, env: Env) -> str:
+            value = number(g, env)
+            if not isinstance(value, int) or not 1 <= value <= spaces:
+                raise RulesError(f"zone '{zone}' has spaces 1 to {spaces}, not {value}")
+            return f"{zone}{SPACE}{value}"
+        return name
+
     def collection_kind(self, node: IR) -> str | None:
         """'card' or 'player' when an expression is a list of cards or players, else None.
 
@@ -214,10 +235,11 @@ class Program:
         """A zone expression read as a place to put cards rather than the cards in it."""
         if node.get("op") == "zone":
             zone = node["zone"]
+            name = self._space_name(zone, node)
             if node.get("player") is None:
-                return lambda g, env: (zone, None)
+                return lambda g, env: (name(g, env), None)
             player = self.compiler.expr(node["player"])
-            return lambda g, env: (zone, player(g, env))
+            return lambda g, env: (name(g, env), player(g, env))
         if node.get("op") == "call" and node.get("fn") == "zone_of":
             card = self.compiler.expr(node["args"][0])
             return lambda g, env: g.location(card(g, env))

@@ -145,9 +145,27 @@ def _copy_plain(value: Any) -> Any:
     return value
 
 
-def _zone_rows(rules: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    rows: list[Mapping[str, Any]] = rules.get("zones", [])
+SPACE = "#"
+"""Joins a zone's name and a space's number: space 3 of ``tile`` is the zone ``tile#3``."""
+
+
+def zone_rows(rules: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The zones a game keeps: a zone of N numbered spaces is N zones, ``name#1`` on."""
+    rows: list[Mapping[str, Any]] = []
+    for zone in rules.get("zones", []):
+        spaces = zone.get("spaces")
+        if not spaces:
+            rows.append(zone)
+            continue
+        for number in range(1, int(spaces) + 1):
+            rows.append({**zone, "name": f"{zone['name']}{SPACE}{number}",
+                         "label": f"{zone['label']} {number}", "space": number,
+                         "deck": zone.get("deck") if number == 1 else False,
+                         "holds": zone.get("holds") if number == 1 else None})
     return rows
+
+
+_zone_rows = zone_rows
 
 
 def new_state(tables: Tables, players: int, seed: int, decks: Sequence[str]) -> GameState:

@@ -306,3 +306,29 @@ win p when p.points >= 2
         picks.append([e for e in game.state.log if e[0] == "random"])
     assert picks[0] == picks[1]  # the same seed, the same picks
     assert len({json.dumps(p) for p in picks}) > 2
+
+
+def test_a_zone_of_numbered_spaces(tmp_path: Path) -> None:
+    game = play(tmp_path, """
+zone tile "Tile": per_player, stacks, symbols, spaces 3
+setup:
+  for each p in players():
+    draw 1 from draw(p) to tile(p, 2) face up
+    draw 1 from draw(p) to tile(p, 3) face up
+round:
+  turn:
+    choose number n in 1..3 where size(tile(me, n)) > 0 "Tile to clear":
+      for each c in tile(me, n):
+        gain space_of(c) points
+        move c to used(me)
+win p when p.points >= 5
+""")
+    assert [a.description for a in game.legal_actions()] == ["Tile to clear: 2",
+                                                             "Tile to clear: 3"]
+    assert game.observation(0)["zones"]["tile#2"][0][0]["name"]
+    game.apply(1)  # tile 3: 3 points
+    assert game.state.counters["points"] == [3, 0]
+    game.apply(0)  # the second seat clears its tile 2; the first seat's last tile is forced
+    assert game.state.zones["tile#2"][1] == [] and game.state.zones["tile#3"][1] != []
+    assert game.terminal and game.result is not None and game.result["winners"] == [0]
+    assert game.state.counters["points"] == [5, 2]
