@@ -139,7 +139,13 @@ def load_order(root: Path, shown: str, diags: Diagnostics) -> list[Layer] | None
                                     "to this one, or add its parent folder to "
                                     "DECKLORE_PACK_PATH")
                     continue
-                if len(folders) > 1:
+                from decklore.cards import bundled_root
+
+                bundled = bundled_root()
+                mine = [f for f in folders if bundled is None
+                        or f.resolve().parent != bundled.resolve()]
+                if len(mine) > 1:  # a copy of a bundled pack just takes its place
+                    folders = mine
                     diags.warning("W170", f"two folders hold pack '{pack_id}'; using "
                                   f"{_shown(folders[0])}", span,
                                   f"the other is {_shown(folders[1])}: remove one, or "
