@@ -373,7 +373,12 @@ def replay(log: Path, pack: str | None) -> None:
         click.echo(f"{log}:1: not a decklore game log (it must begin with a start event)",
                    err=True)
         sys.exit(EXIT_INVALID)
-    _, pack_id, content_hash, players, seed, decks, budget, played_rules = events[0][:8]
+    start = [*events[0], None, None][:8]  # logs from before the rules hash have 7 fields
+    _, pack_id, content_hash, players, seed, decks, budget, played_rules = start
+    if not isinstance(pack_id, str) or not isinstance(players, int) or not isinstance(
+            seed, int) or not isinstance(decks, list):
+        click.echo(f"{log}:1: the start event is damaged", err=True)
+        sys.exit(EXIT_INVALID)
     tables, _ = _tables(pack or pack_id)
     if tables.content_hash != content_hash:
         from decklore.runtime.engine import rules_hash
@@ -390,7 +395,7 @@ def replay(log: Path, pack: str | None) -> None:
     choices = [e[2] for e in events if e[0] == "decide"]
     game = None
     try:
-        game = Game.new(tables, players, seed, decks, budget=budget)
+        game = Game.new(tables, players, seed, decks, budget=budget or 100_000)
         for choice in choices:
             if game.terminal:
                 break

@@ -395,16 +395,17 @@ class Game:
                 cards[other].pop("host", None)
                 self.state.move(other, zone, player, top=top)
                 self._log("move", other, zone, player, cards[other]["face_up"])
-        self._view = None
+        old = self.program.zones.get(was[0])
+        if (spec is None or spec["symbols"] or spec["stacks"] or old is None
+                or old["symbols"] or old["stacks"]):
+            self._view = None  # symbol totals change only when a counting zone does
         self._dirty = True
         self.memo.clear()
         if spec is not None and spec.get("slots") is not None and len(
                 self.zone_cards(zone, player)) > spec["slots"]:
             raise RulesError(f"zone '{zone}' holds at most {spec['slots']} cards")
-        if spec is not None and spec["symbols"]:
-            old = self.program.zones.get(was[0])
-            if old is None or not old["symbols"]:
-                self._fire("played", [card])
+        if spec is not None and spec["symbols"] and (old is None or not old["symbols"]):
+            self._fire("played", [card])
 
     def _detach(self, card: int) -> None:
         cards = self.state.cards
