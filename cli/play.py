@@ -373,7 +373,7 @@ def replay(log: Path, pack: str | None) -> None:
         click.echo(f"{log}:1: not a decklore game log (it must begin with a start event)",
                    err=True)
         sys.exit(EXIT_INVALID)
-    start = [*events[0], None, None][:8]  # logs from before the rules hash have 7 fields
+    start = [*events[0], *[None] * 8][:8]  # logs from before the rules hash have 7 fields
     _, pack_id, content_hash, players, seed, decks, budget, played_rules = start
     if not isinstance(pack_id, str) or not isinstance(players, int) or not isinstance(
             seed, int) or not isinstance(decks, list):

@@ -183,3 +183,10 @@ def test_play_a_copy_of_the_pack(in_tmp: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "Game over" in result.output
     assert "Player 1 won: Reached the progress goal" in result.output
+
+
+def test_replay_refuses_a_damaged_start_event(in_tmp: Path) -> None:
+    (in_tmp / "short.log").write_text('["start"]\n')
+    result = run("replay", "short.log")
+    assert result.exit_code == 1
+    assert "short.log:1: the start event is damaged" in result.output
