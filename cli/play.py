@@ -202,8 +202,10 @@ def _show(console: Any, game: Game, viewer: int | None, since: int) -> None:
     if lines:
         console.print("\n".join(lines[-40:]), style="dim")
     obs = game.observation(viewer)
-    table = Table(title=f"Turn {obs['turn']} · {obs['phase'] or ''} · you are Player "
-                  f"{(viewer or 0) + 1}", show_lines=False)
+    phases = {flow.name: flow.label for flow in game.program.flows}
+    phase = phases.get(obs["phase"] or "", obs["phase"] or "")
+    table = Table(title=f"Turn {obs['turn']} · {phase} · you are Player {(viewer or 0) + 1}",
+                  show_lines=False)
     table.add_column("")
     for p in obs["players"]:
         table.add_column(f"Player {p['seat']}" + (" (you)" if p["seat"] - 1 == viewer else ""))
