@@ -8,6 +8,10 @@ decisions per second; ERA asks for far fewer decisions per game, so steps per se
 printed too. Run with --profile to see where the time goes.
 
     python benchmarks/playouts.py [--games 200] [--greedy-games 20] [--profile]
+
+Random play can starve ERA (every card committed to the build pile, nothing bought, no rule
+to move the game on); those games run until the step budget, so the random rows are also
+split into games won and games starved.
 """
 
 from __future__ import annotations
@@ -25,10 +29,12 @@ from decklore.runtime.simulate import deal_decks
 from decklore.runtime.tables import Tables
 
 
-def run(tables: Tables, games: int, kind: str, budget: int) -> dict[str, float]:
-    decisions = steps = budget_hits = 0
-    start = time.perf_counter()
+def run(tables: Tables, games: int, kind: str, budget: int) -> list[dict[str, float]]:
+    """One row for all games, then one for the games won and one for those that starved."""
+    totals = {name: {"games": 0, "decisions": 0, "steps": 0, "seconds": 0.0}
+              for name in ("all", "won", "starved")}
     for seed in range(games):
+        start = time.perf_counter()
         game = Game.new(tables, 2, seed, deal_decks(tables, 2, seed), budget=budget)
         if kind == "random":
             agents = [RandomAgent(seed * 2 + 1), RandomAgent(seed * 2 + 2)]
@@ -41,13 +47,27 @@ def run(tables: Tables, games: int, kind: str, budget: int) -> dict[str, float]:
                 assert player is not None
                 game.apply(agents[player].choose(game))
         except StepBudgetExceeded:
-            budget_hits += 1
-        decisions += game.state.info["decisions"]
-        steps += game.state.info["steps"]
-    elapsed = time.perf_counter() - start
-    return {"games": games, "seconds": elapsed, "games/s": games / elapsed,
-            "decisions/s": decisions / elapsed, "steps/s": steps / elapsed,
-            "decisions/game": decisions / games, "budget hits": budget_hits}
+            pass
+        elapsed = time.perf_counter() - start
+        starved = game.result is not None and game.result["reason"] == "step budget"
+        for name in ("all", "starved" if starved else "won"):
+            row = totals[name]
+            row["games"] += 1
+            row["decisions"] += game.state.info["decisions"]
+            row["steps"] += game.state.info["steps"]
+            row["seconds"] += elapsed
+    rows = []
+    for name, row in totals.items():
+        if not row["games"]:
+            continue
+        seconds = row["seconds"] or 1e-9
+        rows.append({"label": f"{kind} v {kind}" + ("" if name == "all" else f" ({name})"),
+                     "games": row["games"], "seconds": seconds,
+                     "games/s": row["games"] / seconds,
+                     "decisions/s": row["decisions"] / seconds,
+                     "steps/s": row["steps"] / seconds,
+                     "decisions/game": row["decisions"] / row["games"]})
+    return rows
 
 
 def main() -> None:
@@ -67,13 +87,13 @@ def main() -> None:
                         {"run": run, "tables": tables, "args": args}, "/tmp/playouts.prof")
         pstats.Stats("/tmp/playouts.prof").sort_stats("tottime").print_stats(15)
         return
-    print(f"{'agents':<16}{'games':>7}{'seconds':>9}{'games/s':>9}{'decisions/s':>13}"
-          f"{'steps/s':>10}{'dec/game':>10}{'budget':>8}")
+    print(f"{'agents':<26}{'games':>7}{'seconds':>9}{'games/s':>9}{'decisions/s':>13}"
+          f"{'steps/s':>10}{'dec/game':>10}")
     for kind, games in (("random", args.games), ("greedy", args.greedy_games)):
-        r = run(tables, games, kind, args.budget)
-        print(f"{kind + ' v ' + kind:<16}{r['games']:>7}{r['seconds']:>9.2f}"
-              f"{r['games/s']:>9.1f}{r['decisions/s']:>13,.0f}{r['steps/s']:>10,.0f}"
-              f"{r['decisions/game']:>10.1f}{r['budget hits']:>8}")
+        for r in run(tables, games, kind, args.budget):
+            print(f"{r['label']:<26}{r['games']:>7}{r['seconds']:>9.2f}{r['games/s']:>9.1f}"
+                  f"{r['decisions/s']:>13,.0f}{r['steps/s']:>10,.0f}"
+                  f"{r['decisions/game']:>10.1f}")
 
 
 if __name__ == "__main__":
