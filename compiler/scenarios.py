@@ -22,7 +22,7 @@ from typing import Any
 
 from decklore.compiler.diagnostics import Diagnostics, PackError, Span, suggest
 from decklore.compiler.schema_check import checker_for
-from decklore.compiler.yaml_loader import child_span, load_file
+from decklore.compiler.yaml_loader import LocatedDict, child_span, load_file
 from decklore.runtime.engine import OUT, Game
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.state import StateError
@@ -110,8 +110,10 @@ def run_file(path: Path, display: str | None = None,
     except (RulesError, StateError) as exc:
         diags.error("S100", f"cannot set up the position: {exc}",
                     child_span(data, "start") or Span(shown, 1, 1))
+    for problem in runner.problems:
+        diags.error("S100", problem.message, problem.span)
     if diags.has_errors:
-        raise PackError(diags.errors)
+        raise PackError(diags.sorted())
     outcome.failures = runner.run()
     outcome.steps = runner.steps
     return outcome
@@ -127,11 +129,19 @@ class _Runner:
         self.placed: set[int] = set()
         self.log_start = 0
         self.steps = 0
+        self.problems: list[ScenarioError] = []
+        """Setup problems found so far: a position is checked whole before it stops."""
 
     # --- names --------------------------------------------------------------------------
 
     def span(self, container: Any, key: str | int) -> Span:
         return child_span(container, key) or Span(self.file, 1, 1)
+
+    def key_span(self, container: Any, key: str) -> Span:
+        """Where a mapping's key is written: for a key that names nothing."""
+        if isinstance(container, LocatedDict) and key in container.key_pos:
+            return container.key_span(key)
+        return self.span(container, key)
 
     def card_id(self, ref: str, container: Any, key: str | int) -> str:
         full = ref if ":" in ref else self.prefix + ref
@@ -152,7 +162,7 @@ class _Runner:
         seat = int(text)
         assert self.game is not None
         if not 1 <= seat <= self.game.state.players:
-            raise ScenarioError(self.span(container, text), f"seat {seat} does not exist: "
+            raise ScenarioError(self.key_span(container, text), f"seat {seat} does not exist: "
                                 f"this game has {self.game.state.players} players")
         return seat - 1
 
@@ -160,7 +170,7 @@ class _Runner:
         assert self.game is not None
         spec = self.game.program.zones.get(name)
         if spec is None:
-            raise ScenarioError(self.span(container, name), f"no zone '{name}' in the rules"
+            raise ScenarioError(self.key_span(container, name), f"no zone '{name}' in the rules"
                                 + _hint(name, self.game.program.zones))
         return dict(spec)
 
@@ -187,19 +197,14 @@ class _Runner:
                 game.state.move(instance, OUT, None)
         zones = start.get("zones") or {}
         for name, value in zones.items():
-            spec = self.zone_spec(name, zones)
-            if spec["per"] == "player":
-                if not isinstance(value, dict):
-                    raise ScenarioError(self.span(zones, name), f"zone '{name}' belongs to "
-                                        "each player: give its cards by seat, as {1: [...]}")
-                for seat_text, cards in value.items():
-                    self.place(name, self.seat(seat_text, value), cards, spec)
-            else:
-                if isinstance(value, dict):
-                    raise ScenarioError(self.span(zones, name), f"zone '{name}' is shared: "
-                                        "list its cards without seats")
-                self.place(name, None, value, spec)
-        self.set_values(start.get("counters") or {}, start.get("flags") or {})
+            try:
+                self._place_zone(zones, name, value)
+            except ScenarioError as exc:
+                self.problems.append(exc)
+        try:
+            self.set_values(start.get("counters") or {}, start.get("flags") or {})
+        except ScenarioError as exc:
+            self.problems.append(exc)
         player = int(start["player"]) - 1
         if not 0 <= player < players:
             raise ScenarioError(self.span(start, "player"), f"seat {player + 1} does not "
@@ -208,8 +213,25 @@ class _Runner:
             game.start_at(str(start["at"]), player, turn=int(start.get("turn", 1)),
                           round_=int(start.get("round", 1)))
         except RulesError as exc:
-            raise ScenarioError(self.span(start, "at"), exc.message) from None
+            self.problems.append(ScenarioError(self.span(start, "at"), exc.message))
         self.log_start = len(game.state.log)
+
+    def _place_zone(self, zones: Any, name: str, value: Any) -> None:
+        spec = self.zone_spec(name, zones)
+        if spec["per"] == "player":
+            if not isinstance(value, dict):
+                raise ScenarioError(self.span(zones, name), f"zone '{name}' belongs to "
+                                    "each player: give its cards by seat, as {1: [...]}")
+            for seat_text, cards in value.items():
+                try:
+                    self.place(name, self.seat(seat_text, value), cards, spec)
+                except ScenarioError as exc:
+                    self.problems.append(exc)
+        else:
+            if isinstance(value, dict):
+                raise ScenarioError(self.span(zones, name), f"zone '{name}' is shared: "
+                                    "list its cards without seats")
+            self.place(name, None, value, spec)
 
     def take(self, card_id: str, seat: int | None, container: Any, key: int) -> int:
         """An instance of the card not yet placed: the seat's own copy when there is one."""
@@ -241,7 +263,11 @@ class _Runner:
             entry: Any = {"card": item} if isinstance(item, str) else item
             holder = cards if isinstance(item, str) else item
             key: Any = index if isinstance(item, str) else "card"
-            card = self.take(self.card_id(entry["card"], holder, key), seat, holder, key)
+            try:
+                card = self.take(self.card_id(entry["card"], holder, key), seat, holder, key)
+            except ScenarioError as exc:
+                self.problems.append(exc)
+                continue
             face = entry.get("face", "down" if hidden else "up") == "up"
             game.state.move(card, zone, seat, top=False, face_up=face)
             listed.append(card)

@@ -190,3 +190,17 @@ def test_replay_refuses_a_damaged_start_event(in_tmp: Path) -> None:
     result = run("replay", "short.log")
     assert result.exit_code == 1
     assert "short.log:1: the start event is damaged" in result.output
+
+
+def test_every_problem_of_a_position_is_reported_in_one_run(in_tmp: Path) -> None:
+    _scenario(in_tmp, "bad.yaml", BASE.replace("point_earning", "nowhere").replace(
+        "      1: [temple, pyramid]\n", "      1: [temple, pyramdi]\n      3: [hamlet]\n"
+        "    pley: {1: [hamlet]}\n"))
+    result = run("test", "bad.yaml")
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if "error[S100]" in line]
+    assert [line.split(": error")[0] for line in lines] == [
+        "bad.yaml:5:7", "bad.yaml:9:19", "bad.yaml:10:7", "bad.yaml:11:5"]
+    assert "no card 'pyramdi' in era (did you mean 'pyramid'?)" in lines[1]
+    assert "seat 3 does not exist: this game has 2 players" in lines[2]
+    assert "no zone 'pley' in the rules (did you mean 'play'?)" in lines[3]
