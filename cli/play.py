@@ -196,7 +196,7 @@ def _show(console: Any, game: Game, viewer: int | None, since: int) -> None:
     from rich.panel import Panel
     from rich.table import Table
 
-    from decklore.runtime.describe import card_phrase, event_text
+    from decklore.runtime.describe import event_text, visible
 
     lines = [t for e in game.state.log[since:] if (t := event_text(game, e, viewer))]
     if lines:
@@ -219,9 +219,24 @@ def _show(console: Any, game: Game, viewer: int | None, since: int) -> None:
         cells = []
         for seat in range(game.state.players):
             cards = game.zone_cards(name, seat)
-            seen = [card_phrase(game, c, viewer).split(" (")[0] for c in cards
-                    if not card_phrase(game, c, viewer).startswith("a face-down")]
-            hidden = len(cards) - len(seen)
+            seen = []
+            for c in cards:
+                if not visible(game, c, viewer) or game.state.cards[c].get("base") is not None:
+                    continue
+                text = str(game.rows[c]["name"])
+                above = game.state.cards[c].get("above")
+                if above:
+                    text += f" ×{len(above) + 1}"
+                under = game.state.cards[c].get("under") or []
+                if under:  # kept cards: their names only for whoever may see them
+                    names = [str(game.rows[u]["name"]) for u in under
+                             if visible(game, u, viewer)]
+                    text += f" [{', '.join(names)}" if names else " ["
+                    rest = len(under) - len(names)
+                    text += (", " if names and rest else "") + (
+                        f"{rest} face down" if rest else "") + "]"
+                seen.append(text)
+            hidden = sum(1 for c in cards if not visible(game, c, viewer))
             text = ", ".join(seen[:12]) + (f" …+{len(seen) - 12}" if len(seen) > 12 else "")
             if hidden:
                 text += (", " if text else "") + f"{hidden} face down"
