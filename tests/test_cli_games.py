@@ -204,3 +204,28 @@ def test_every_problem_of_a_position_is_reported_in_one_run(in_tmp: Path) -> Non
     assert "no card 'pyramdi' in era (did you mean 'pyramid'?)" in lines[1]
     assert "seat 3 does not exist: this game has 2 players" in lines[2]
     assert "no zone 'pley' in the rules (did you mean 'play'?)" in lines[3]
+
+
+def test_the_play_table_names_kept_cards_only_to_their_owner() -> None:
+    import io
+
+    from rich.console import Console
+
+    from decklore import play as play_module
+    from decklore.compiler.scenarios import compiled_tables
+    from decklore.runtime import Game
+
+    game = Game.new(compiled_tables(ERA), 2, 3, ["era:ancient", "era:medieval"])
+    cards = game.state.cards
+    architect = next(i for i, c in enumerate(cards) if c["card"] == "era:architect")
+    temple = next(i for i, c in enumerate(cards) if c["card"] == "era:temple")
+    game.move(architect, "play", 0, face_up=True)
+    game.tuck(temple, architect)
+    game.reveal(temple, 0)
+    rows = []
+    for viewer in (0, 1):
+        out = io.StringIO()
+        play_module._show(Console(file=out, width=120), game, viewer, len(game.state.log))
+        rows.append(next(line for line in out.getvalue().splitlines() if "Cards in play" in line))
+    assert "Architect [Temple]" in rows[0]
+    assert "Architect [1 face down]" in rows[1] and "Temple" not in rows[1]
