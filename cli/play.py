@@ -291,9 +291,12 @@ def _ask(console: Any, game: Game, save: Path | None) -> int | None:
 @click.option("--budget", type=click.IntRange(1000), default=None,
               help="Step budget per game.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--logs", "log_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write each game's log here (game-00000.log, ...) for decklore replay.")
 @_guard
 def simulate(pack: str, games: int, seed: int, players: int | None, agents: str,
-             decks: str | None, jobs: int, budget: int | None, as_json: bool) -> None:
+             decks: str | None, jobs: int, budget: int | None, as_json: bool,
+             log_dir: Path | None) -> None:
     """Play many seeded games of PACK with agents and summarise who wins and how."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -323,6 +326,7 @@ def simulate(pack: str, games: int, seed: int, players: int | None, agents: str,
         task = bar.add_task("playing", total=games)
         records = run(data, games, seed, count, names, decks=chosen, jobs=jobs,
                       budget=budget or DEFAULT_BUDGET,
+                      log_dir=str(log_dir) if log_dir is not None else None,
                       advance=lambda k: bar.advance(task, k))
     summary = summarize(records, count)
     summary["pack"] = tables.pack["id"]

@@ -10,9 +10,11 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from decklore.runtime.agents import make_agent
@@ -66,8 +68,8 @@ def deal_decks(tables: Tables, players: int, seed: int) -> list[str]:
 
 def play_game(tables: Tables, players: int, seed: int, agents: Sequence[str], *,
               index: int = 0, decks: Sequence[str] | None = None,
-              budget: int = DEFAULT_BUDGET) -> GameRecord:
-    """Play one game to its end with the named agents."""
+              budget: int = DEFAULT_BUDGET, log_dir: str | None = None) -> GameRecord:
+    """Play one game to its end with the named agents; its log goes into ``log_dir``."""
     chosen = list(decks) if decks else deal_decks(tables, players, seed)
     names = [agents[i % len(agents)] for i in range(players)]
     game = None
@@ -79,13 +81,26 @@ def play_game(tables: Tables, players: int, seed: int, agents: Sequence[str], *,
             assert player is not None
             game.apply(seats[player].choose(game))
     except StepBudgetExceeded as exc:
-        return _record(index, seed, chosen, names, game, "step budget", budget_hit=True,
-                       error=str(exc))
+        record = _record(index, seed, chosen, names, game, "step budget", budget_hit=True,
+                         error=str(exc))
     except RulesError as exc:
-        return _record(index, seed, chosen, names, game, "rules error", error=str(exc))
-    result = game.result or {}
-    return _record(index, seed, chosen, names, game, str(result.get("reason", "")),
-                   winners=list(result.get("winners", [])))
+        record = _record(index, seed, chosen, names, game, "rules error", error=str(exc))
+    else:
+        result = game.result or {}
+        record = _record(index, seed, chosen, names, game, str(result.get("reason", "")),
+                         winners=list(result.get("winners", [])))
+    if log_dir is not None and game is not None:
+        write_log(game, Path(log_dir) / f"game-{index:05d}.log")
+    return record
+
+
+def write_log(game: Game, path: Path) -> None:
+    """The game's events as JSON lines, for ``decklore replay``, written whole or not at all."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    scratch = path.with_name(f".{path.name}.tmp")
+    scratch.write_text("".join(json.dumps(event, separators=(",", ":")) + "\n"
+                               for event in game.state.log), encoding="utf-8")
+    os.replace(scratch, path)
 
 
 def _record(index: int, seed: int, decks: list[str], agents: list[str], game: Game | None,
@@ -106,19 +121,20 @@ def _init_worker(data: bytes) -> None:
     _WORKER["tables"] = loads_tables(data, verify=False)
 
 
-def _play_job(job: tuple[int, int, int, list[str], list[str] | None, int]) -> GameRecord:
-    index, base, players, agents, decks, budget = job
+def _play_job(job: tuple[int, int, int, list[str], list[str] | None, int, str | None]
+              ) -> GameRecord:
+    index, base, players, agents, decks, budget, log_dir = job
     return play_game(_WORKER["tables"], players, game_seed(base, index), agents, index=index,
-                     decks=decks, budget=budget)
+                     decks=decks, budget=budget, log_dir=log_dir)
 
 
 def simulate(data: bytes, n: int, seed: int, players: int, agents: Sequence[str], *,
              decks: Sequence[str] | None = None, jobs: int = 1,
-             budget: int = DEFAULT_BUDGET,
+             budget: int = DEFAULT_BUDGET, log_dir: str | None = None,
              advance: Callable[[int], None] | None = None) -> list[GameRecord]:
     """Play ``n`` games from the tables in ``data``; records come back in game order."""
-    jobs_list = [(i, seed, players, list(agents), list(decks) if decks else None, budget)
-                 for i in range(n)]
+    jobs_list = [(i, seed, players, list(agents), list(decks) if decks else None, budget,
+                  log_dir) for i in range(n)]
     records: list[GameRecord] = []
     if jobs <= 1:
         _init_worker(data)

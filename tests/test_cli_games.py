@@ -229,3 +229,12 @@ def test_the_play_table_names_kept_cards_only_to_their_owner() -> None:
         rows.append(next(line for line in out.getvalue().splitlines() if "Cards in play" in line))
     assert "Architect [Temple]" in rows[0]
     assert "Architect [1 face down]" in rows[1] and "Temple" not in rows[1]
+
+
+def test_simulate_writes_logs_that_replay(in_tmp: Path) -> None:
+    result = run("simulate", str(ERA), "-n", "2", "--agents", "greedy", "--logs", "logs")
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (in_tmp / "logs").iterdir()) == ["game-00000.log",
+                                                                   "game-00001.log"]
+    replayed = run("replay", "logs/game-00001.log", "--pack", str(ERA))
+    assert replayed.exit_code == 0, replayed.output
