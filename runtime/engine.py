@@ -327,12 +327,18 @@ class Game:
         return of
 
     def counter_value(self, name: str, of: Any) -> int:
-        value: int = self.state.counters[name][self._slot(self.program.counters[name], of,
-                                                          name)]
+        spec = self.program.counters[name]
+        if type(of) is int and spec["per"] != "game":  # the usual case, read often
+            fast: int = self.state.counters[name][of]
+            return fast
+        value: int = self.state.counters[name][self._slot(spec, of, name)]
         return value
 
     def flag_value(self, name: str, of: Any) -> bool:
-        return bool(self.state.flags[name][self._slot(self.program.flags[name], of, name)])
+        spec = self.program.flags[name]
+        if type(of) is int and spec["per"] != "game":
+            return bool(self.state.flags[name][of])
+        return bool(self.state.flags[name][self._slot(spec, of, name)])
 
     # --- changing the state ---------------------------------------------------------------
 

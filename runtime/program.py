@@ -152,6 +152,7 @@ class Program:
         legal action of a phase re-reads what can be played)."""
         body = self.compiler.expr(spec["body"])
         params = list(spec["params"])
+        single = len(params) == 1
         at = spec["at"]
 
         def run(g: Any, *args: Any) -> Any:
@@ -164,7 +165,8 @@ class Program:
             except TypeError:  # a list argument: not worth remembering
                 key = None
             try:
-                value = body(g, dict(zip(params, args, strict=True)))
+                value = body(g, {params[0]: args[0]} if single else dict(
+                    zip(params, args, strict=True)))
             except RulesError as exc:
                 if exc.at is None:
                     exc.at = at
