@@ -235,9 +235,15 @@ class RulesChecker:
             elif wants == "number" and not isinstance(option.value, int):
                 self.diags.error("R102", f"{decl.kind} option '{option.name}' needs a number",
                                  option.span, f"write '{option.name} 0'")
+            elif wants == "period" and option.value == "moved":
+                if not any(o.name == "per_card" for o in decl.options):
+                    self.diags.error("R102", "'until moved' is for marks on cards: it needs "
+                                     "per_card", option.span,
+                                     "add per_card, or use a period: " + ", ".join(PERIODS))
             elif wants == "period" and option.value not in PERIODS:
                 self.diags.error("R102", f"'until' needs a period, not '{option.value}'",
-                                 option.span, f"use one of: {', '.join(PERIODS)}")
+                                 option.span, f"use one of: {', '.join(PERIODS)}, or moved "
+                                 "(per_card)")
             seen[option.name] = option
         scopes = [s for s in ("per_player", "per_card", "global", "shared") if s in seen]
         if len(scopes) > 1:

@@ -387,6 +387,8 @@ class Game:
         self.state.move(card, zone, player, top=top, face_up=face_up)
         row.pop("seen", None)
         self._log("move", card, zone, player, row["face_up"])
+        if self.program.marks_cleared_on_move:
+            self._clear_marks([card, *above])
         keep_stack = spec is not None and spec["stacks"]
         for other in above:
             cards[other].pop("seen", None)
@@ -412,6 +414,16 @@ class Game:
             raise RulesError(f"zone '{zone}' holds at most {spec['slots']} cards")
         if spec is not None and spec["symbols"] and (old is None or not old["symbols"]):
             self._fire("played", [card])
+
+    def _clear_marks(self, cards: list[int]) -> None:
+        """Marks that last ``until moved`` go back to their start on the cards that moved."""
+        for name, start in self.program.marks_cleared_on_move:
+            values = self.state.counters[name] if start is not None else self.state.flags[name]
+            reset = start if start is not None else False
+            for card in cards:
+                if values[card] != reset:
+                    values[card] = reset
+                    self._log("counter" if start is not None else "flag", name, card, reset)
 
     def _detach(self, card: int) -> None:
         cards = self.state.cards

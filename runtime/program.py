@@ -88,6 +88,8 @@ class Program:
         for spec in rules["flags"]:
             if spec["until"]:
                 self.resets.setdefault(spec["until"], []).append((spec["name"], None))
+        self.marks_cleared_on_move = self.resets.get("moved", [])
+        """Per-card counters and flags a card loses when it moves (``until moved``)."""
         self.lock_fields = [spec["name"] for spec in tables.raw["card_fields"]
                             if spec["type"] == "lock"]
         self.unblockable_kinds = frozenset(

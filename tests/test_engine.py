@@ -332,3 +332,26 @@ win p when p.points >= 5
     assert game.state.zones["tile#2"][1] == [] and game.state.zones["tile#3"][1] != []
     assert game.terminal and game.result is not None and game.result["winners"] == [0]
     assert game.state.counters["points"] == [5, 2]
+
+
+def test_until_moved_marks_leave_with_the_card(tmp_path: Path) -> None:
+    game = play(tmp_path, """
+counter tokens: per_card, min 0, until moved
+flag tired: per_card, until moved
+setup:
+  for each p in players():
+    draw 1 from draw(p) to table(p) face up
+round:
+  turn:
+    let c = top_card(table(me))
+    gain 2 tokens on c
+    set tired on c
+    gain c.tokens points
+    move c to used(me)
+    if not c.tired and c.tokens = 0:
+      gain 1 points
+win p when p.points >= 3
+""")
+    assert game.terminal and game.state.counters["points"][0] == 3
+    assert all(v == 0 for v in game.state.counters["tokens"])
+    assert not any(game.state.flags["tired"])

@@ -530,9 +530,21 @@ flag tired: per_player, until dawn
 mini/rules/game.rules:1:25: error[R102]: 'until' needs a period, not 'dawn'
    1 | flag tired: per_player, until dawn
      |                         ^^^^^^^^^^
-  hint: use one of: turn, round, phase, era, game
+  hint: use one of: turn, round, phase, era, game, or moved (per_card)
 1 error.""",
         id="R102-needs-a-period",
+    ),
+    pytest.param(
+        """\
+flag tired: per_player, until moved
+""",
+        """\
+mini/rules/game.rules:1:25: error[R102]: 'until moved' is for marks on cards: it needs per_card
+   1 | flag tired: per_player, until moved
+     |                         ^^^^^^^^^^^
+  hint: add per_card, or use a period: turn, round, phase, era, game
+1 error.""",
+        id="R102-until-moved-needs-per-card",
     ),
     pytest.param(
         """\
