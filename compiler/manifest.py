@@ -170,6 +170,7 @@ def _build(data: LocatedDict, pack_dir: Path, display: str, diags: Diagnostics) 
             "description": kind.get("description", ""),
             "layout": kind.get("layout", "portrait"), "border": kind.get("border"),
             "unblockable": bool(kind.get("unblockable", False)),
+            "counts_under": bool(kind.get("counts_under", False)),
             "_span": data["card_kinds"].item_span(i),
         }  # fmt: skip
     fields = _fields(data, diags)

@@ -292,7 +292,12 @@ class Game:
         if spec is None or (not spec["stacks"] and not spec["symbols"]):
             return Unit((self.rows[base],), self.controller(base) or 0)
         cards = [base, *self.state.cards[base].get("above", ())]
-        return Unit(tuple(self.rows[c] for c in cards), self.controller(base) or 0)
+        attached: tuple[dict[str, Any], ...] = ()
+        if self.program.under_kinds:
+            attached = tuple(self.rows[u] for c in cards
+                             for u in self.state.cards[c].get("under", ())
+                             if self.rows[u]["kind"] in self.program.under_kinds)
+        return Unit(tuple(self.rows[c] for c in cards), self.controller(base) or 0, attached)
 
     def symbol_view(self) -> SymbolView:
         if self._view is None:

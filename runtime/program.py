@@ -94,6 +94,8 @@ class Program:
                             if spec["type"] == "lock"]
         self.unblockable_kinds = frozenset(
             k["id"] for k in tables.raw["card_kinds"] if k.get("unblockable"))
+        self.under_kinds = frozenset(
+            k["id"] for k in tables.raw["card_kinds"] if k.get("counts_under"))
         self.card_rows: dict[str, dict[str, Any]] = {
             row["id"]: dict(row) for row in tables.raw["cards"]}
         self.symbol_ids = [s["id"] for s in tables.raw["symbols"]]

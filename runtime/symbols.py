@@ -35,6 +35,8 @@ class Unit:
 
     cards: tuple[Card, ...]
     controller: int
+    attached: tuple[Card, ...] = ()
+    """Cards tucked under the unit whose kind counts there (a plague under a land)."""
 
     @property
     def top(self) -> Card:
@@ -60,7 +62,7 @@ class Entry:
 
 
 def entries(unit: Unit) -> list[Entry]:
-    """The symbols a unit shows, before locks, arrows and blocks."""
+    """The symbols a unit shows, before locks, arrows and blocks (attached cards' too)."""
     out = []
     for item in unit.top["symbols"]:
         times = unit.stacked if item["per_stacked"] else 1
@@ -70,6 +72,14 @@ def entries(unit: Unit) -> list[Entry]:
         target = None if item["key"] else item["argument"]
         out.append(Entry(item["symbol"], item["count"] * times, item["lock"], key, target,
                          item["to"], unit))
+    for card in unit.attached:
+        for item in card["symbols"]:
+            if item["per_stacked"]:
+                continue  # a dash means nothing under another card
+            key = item["argument"] if item["key"] else None
+            target = None if item["key"] else item["argument"]
+            out.append(Entry(item["symbol"], item["count"], item["lock"], key, target,
+                             item["to"], unit))
     return out
 
 

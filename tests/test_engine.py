@@ -355,3 +355,36 @@ win p when p.points >= 3
     assert game.terminal and game.state.counters["points"][0] == 3
     assert all(v == 0 for v in game.state.counters["tokens"])
     assert not any(game.state.flags["tired"])
+
+
+def test_attachments_count_for_the_card_they_are_under(tmp_path: Path) -> None:
+    manifest_extra = {"event": "counts_under: true"}
+    rules = """
+setup:
+  for each p in players():
+    move select(c in draw(p) where c.name = "Squire") to table(p) face up
+round:
+  turn:
+    gain symbols(coin, me) points
+    choose card a from draw(me) where a.kind = event "Ambush to attach":
+      tuck a under top_card(table(me))
+win p when p.points >= 5
+"""
+    game = play(tmp_path / "plain", rules)
+    game.apply(0)  # an Ambush kept under a Squire: as a kept card it counts nothing
+    assert game.state.counters["points"] == [3, 3]
+    pack = tmp_path / "attached"
+    shutil.copytree(MINI, pack / "mini")
+    manifest = pack / "mini" / "pack.yaml"
+    text = manifest.read_text().replace("{id: event, name: Event, layout: landscape}",
+                                        "{id: event, name: Event, layout: landscape, "
+                                        + manifest_extra["event"] + "}")
+    assert "counts_under" in text
+    manifest.write_text(text + "rules:\n  - rules/game.rules\n")
+    (pack / "mini" / "rules").mkdir()
+    (pack / "mini" / "rules" / "game.rules").write_text(STATE + rules)
+    attached = Game.new(loads_tables(compile_pack(pack / "mini").data), 2, 1)
+    attached.apply(0)
+    # Ambush carries block(coin) -> opponent: under seat 1's Squire it cancels one of the
+    # three coins seat 2's Squires give.
+    assert attached.state.counters["points"] == [3, 2]
