@@ -12,6 +12,7 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -95,3 +96,43 @@ def test_damaged_pack_compiles_or_explains(damage: dict[str, str]) -> None:
         else:
             assert result.data.endswith(b"\n")
             assert all(_CODE.match(w.code) for w in result.warnings)
+
+
+SCENARIO = (Path(__file__).resolve().parent.parent / "cards" / "era" / "scenarios"
+            / "b_combined_attack.yaml")
+
+
+@pytest.mark.slow
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_damaged(SCENARIO.read_text(encoding="utf-8")))
+def test_damaged_scenario_runs_or_explains(text: str) -> None:
+    """A broken scenario file is a located error or a located failure, never a crash."""
+    from decklore.compiler.scenarios import run_file
+
+    era = SCENARIO.parent.parent
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "scenarios" / "damaged.yaml"
+        path.parent.mkdir()
+        path.write_text(text.replace("pack: ..", f"pack: {era.as_posix()}"), encoding="utf-8")
+        try:
+            outcome = run_file(path, tables_for=_era_tables)
+        except PackError as error:
+            assert error.diagnostics
+            for d in error.diagnostics:
+                assert d.span.file and d.span.line >= 1 and d.message, d
+            assert render_all(error.diagnostics, SourceCache())
+        else:
+            for span, message in outcome.failures:
+                assert span.line >= 1 and message
+
+
+_ERA_TABLES: list[Any] = []
+
+
+def _era_tables(pack: Path) -> Any:
+    """ERA's tables, compiled once for every example (a damaged 'pack:' still gets ERA)."""
+    from decklore.compiler.scenarios import compiled_tables
+
+    if not _ERA_TABLES:
+        _ERA_TABLES.append(compiled_tables(pack))
+    return _ERA_TABLES[0]
