@@ -97,8 +97,11 @@ def _decks(tables: Tables, value: str | None, players: int) -> list[str] | None:
             raise click.BadParameter(f"{problem} '{name}'; decks: {', '.join(known)}",
                                      param_hint="--decks")
         decks.append(matches[0])
-    if len(decks) != players:
-        raise click.BadParameter(f"give {players} decks, one per player (got {len(decks)})",
+    from decklore.runtime.state import automated_seats
+
+    seats = players + automated_seats(tables, players)
+    if len(decks) != seats:
+        raise click.BadParameter(f"give {seats} decks, one per seat (got {len(decks)})",
                                  param_hint="--decks")
     return decks
 
@@ -147,9 +150,10 @@ def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
     except (StateError, RulesError) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_INVALID)
-    if len(names) != game.state.players:
-        raise click.BadParameter(f"the saved game has {game.state.players} players; give "
-                                 "one agent for each", param_hint="--players")
+    automated = list(game.state.info.get("automated", []))
+    if len(names) != game.state.players - len(automated):
+        raise click.BadParameter(f"the saved game has {game.state.players - len(automated)} "
+                                 "players; give one agent for each", param_hint="--players")
     agents: list[Any] = []
     for i, name in enumerate(names):
         if name == "human":
@@ -159,6 +163,7 @@ def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
             agents.append(make_agent(name, seed + 1 + i, tables.raw))
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--players") from None
+    agents += [None] * len(automated)  # never asked: the rules play these seats
     shown = {i: len(game.state.log) for i in range(len(names))}
     try:
         while not game.terminal:
@@ -207,8 +212,11 @@ def _show(console: Any, game: Game, viewer: int | None, since: int) -> None:
     table = Table(title=f"Turn {obs['turn']} · {phase} · you are Player {(viewer or 0) + 1}",
                   show_lines=False)
     table.add_column("")
+    automated = game.state.info.get("automated", [])
     for p in obs["players"]:
-        table.add_column(f"Player {p['seat']}" + (" (you)" if p["seat"] - 1 == viewer else ""))
+        note = (" (you)" if p["seat"] - 1 == viewer
+                else " (automated)" if p["seat"] - 1 in automated else "")
+        table.add_column(f"Player {p['seat']}{note}")
     counters = obs["players"][0]["counters"]
     for name in counters:
         label = game.program.counters[name]["label"]

@@ -69,6 +69,7 @@ def merge_declarations(layers: list[Layer], diags: Diagnostics) -> Stack:
     rule_ids: dict[str, Span] = {}
     stacking: tuple[dict[str, Any], str] | None = None
     players = (0, 0)
+    automated: dict[int, int] = {}
     ai: dict[str, Any] | None = None
 
     def clash(what: str, name: str, span: Span, first: Span, owner: str, layer: Layer) -> None:
@@ -110,7 +111,7 @@ def merge_declarations(layers: list[Layer], diags: Diagnostics) -> Stack:
             else:
                 stacking = (m.stacking, m.id)
         if "players" in m.raw:
-            players = m.players
+            players, automated = m.players, m.automated
         if m.ai:
             ai = _merge_ai(ai, m.ai)
     top = layers[-1].manifest
@@ -119,7 +120,7 @@ def merge_declarations(layers: list[Layer], diags: Diagnostics) -> Stack:
     stacked = stacking[0] if stacking else None
     merged = dataclasses.replace(
         top, symbols=symbols, kinds=plain_kinds, fields=plain_fields, stacking=stacked,
-        deck_rules=deck_rules, players=players, ai=ai,
+        deck_rules=deck_rules, players=players, automated=automated, ai=ai,
         owners={s: o for s, o in owners.items() if o != top.id})
     views = {layer.id: dataclasses.replace(
         layer.manifest, symbols=symbols, kinds=plain_kinds, fields=plain_fields,

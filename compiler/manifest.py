@@ -86,6 +86,8 @@ class Manifest:
     rules_files: list[tuple[str, Span]]
     deck_rules: list[DeckRule]
     meta: dict[str, Any] = field(default_factory=dict)
+    automated: dict[int, int] = field(default_factory=dict)
+    """Seats the rules play, by player count (a solo mode's automated rival)."""
     ai: Any = None
     """The ``ai`` section as loaded (with positions), checked against the rules later."""
     raw: Any = None
@@ -190,6 +192,7 @@ def _build(data: LocatedDict, pack_dir: Path, display: str, diags: Diagnostics) 
         version=data["version"],
         description=data.get("description", ""),
         players=(players["min"], players["max"]),
+        automated={int(k): int(v) for k, v in (players.get("automated") or {}).items()},
         symbols=symbols,
         kinds=kinds,
         fields=fields,

@@ -346,7 +346,9 @@ def build_tables(manifest: Manifest, decks: list[DeckData],
             "name": m.name,
             "version": m.version,
             "description": " ".join(m.description.split()),
-            "players": {"min": m.players[0], "max": m.players[1]},
+            "players": {"min": m.players[0], "max": m.players[1],
+                        **({"automated": {str(k): v for k, v in sorted(m.automated.items())}}
+                           if m.automated else {})},
             **{k: v for k, v in m.meta.items()},
         },
         "packs": [{"id": layer.id, "version": layer.manifest.version}

@@ -45,6 +45,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("players_from", ("player",), "players",
             "Every player still in the game, in seat order starting with the given one.",
             "every player, starting with {0}"),
+    Builtin("automated", ("player",), "bool",
+            "Whether the rules play this seat by themselves (pack.yaml players: automated).",
+            "{0} is played by the rules"),
     Builtin("controller", ("card",), "player",
             "The player in whose zone the card is now.", "the controller of {0}"),
     # cards and zones

@@ -55,6 +55,10 @@ def player_at(g: Game, n: int | None) -> int:
     return (n - 1) % g.state.players
 
 
+def automated(g: Game, p: int | None) -> bool:
+    return p is not None and p in g.state.info.get("automated", ())
+
+
 def controller(g: Game, c: int | None) -> int | None:
     return None if c is None else g.controller(c)
 
@@ -199,7 +203,7 @@ def greater(g: Game, a: int, b: int) -> int:
 BUILTINS: dict[str, Callable[..., Any]] = {
     "opponent": opponent, "opponents": opponents, "players": _players, "owner": owner,
     "seat": seat, "player_at": player_at, "players_from": players_from,
-    "controller": controller, "size": size, "top": top, "bottom": bottom,
+    "controller": controller, "automated": automated, "size": size, "top": top, "bottom": bottom,
     "top_card": top_card, "units": units, "stack_of": stack_of, "top_of": top_of,
     "stack_size": stack_size,
     "tucked": tucked, "zone_of": zone_of, "space_of": space_of, "cards_of": cards_of,

@@ -25,7 +25,7 @@ from typing import Any
 from decklore.runtime.builtins import players_from
 from decklore.runtime.expressions import Env, RulesError
 from decklore.runtime.program import Flow, Program, Stmt, program_for
-from decklore.runtime.state import GameState, StateError, new_state
+from decklore.runtime.state import GameState, StateError, automated_seats, new_state
 from decklore.runtime.symbols import SymbolView, Unit
 from decklore.runtime.tables import Tables
 
@@ -80,8 +80,9 @@ class Game:
                 decks: Sequence[str] | None = None, *, budget: int = DEFAULT_BUDGET) -> Game:
         """A new game that has not started: every card where the pack says it begins."""
         program = program_for(tables)
+        seats = players + automated_seats(tables, players)
         if decks is None:
-            decks = default_decks(tables, players)
+            decks = default_decks(tables, seats)
         state = new_state(tables, players, seed, decks)
         for zone in (OUT, UNDER):
             state.zones[zone] = [[]]
@@ -92,7 +93,8 @@ class Game:
             state.flags[name] = [False] * _slots(spec["per"], state)
         state.info = {"me": None, "turn": 0, "round": 0, "steps": 0, "budget": budget,
                       "result": None, "out": [], "uses": {}, "decisions": 0, "phase": None,
-                      "turn_began": 0, "rules_hash": rules_hash(tables)}
+                      "turn_began": 0, "rules_hash": rules_hash(tables),
+                      "automated": list(range(players, seats))}
         state.frames = [{"t": "root", "i": 0}]
         game = cls(program, state)
         game._log("start", tables.pack["id"], tables.content_hash, players, seed, list(decks),
@@ -579,6 +581,10 @@ class Game:
                 pending["player"], found_by = frame["by"], True
             if found_about and found_by:
                 break
+        if pending["player"] in self.state.info.get("automated", ()):
+            raise RulesError(f"Player {pending['player'] + 1} is played by the rules and cannot "
+                             f"decide '{pending['label']}': write that seat's part without "
+                             "decisions (automated(p) tells the seats apart)", at)
         self.state.pending = pending
 
     def _resolve(self, pending: dict[str, Any], value: Any) -> None:

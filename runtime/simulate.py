@@ -21,6 +21,7 @@ from decklore.runtime.agents import make_agent
 from decklore.runtime.engine import DEFAULT_BUDGET, Game, StepBudgetExceeded
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.rng import Rng
+from decklore.runtime.state import automated_seats
 from decklore.runtime.tables import Tables, loads_tables
 
 
@@ -70,16 +71,20 @@ def play_game(tables: Tables, players: int, seed: int, agents: Sequence[str], *,
               index: int = 0, decks: Sequence[str] | None = None,
               budget: int = DEFAULT_BUDGET, log_dir: str | None = None) -> GameRecord:
     """Play one game to its end with the named agents; its log goes into ``log_dir``."""
-    chosen = list(decks) if decks else deal_decks(tables, players, seed)
-    names = [agents[i % len(agents)] for i in range(players)]
+    extra = automated_seats(tables, players)
+    chosen = list(decks) if decks else deal_decks(tables, players + extra, seed)
+    names = [agents[i % len(agents)] for i in range(players)] + ["rules"] * extra
     game = None
     try:
         game = Game.new(tables, players, seed, chosen or None, budget=budget)
-        seats = [make_agent(name, seed + 1 + i, tables.raw) for i, name in enumerate(names)]
+        seats = [make_agent(name, seed + 1 + i, tables.raw) if name != "rules" else None
+                 for i, name in enumerate(names)]
         while not game.terminal:
             player = game.current_player()
             assert player is not None
-            game.apply(seats[player].choose(game))
+            agent = seats[player]
+            assert agent is not None  # the engine never asks an automated seat
+            game.apply(agent.choose(game))
     except StepBudgetExceeded as exc:
         record = _record(index, seed, chosen, names, game, "step budget", budget_hit=True,
                          error=str(exc))
@@ -167,8 +172,12 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def summarize(records: Sequence[GameRecord], players: int) -> dict[str, Any]:
-    """Wins by seat, by deck and by agent with 95% intervals, turns, reasons, budget hits."""
+    """Wins by seat, by deck and by agent with 95% intervals, turns, reasons, budget hits.
+
+    Seats the rules play (a solo mode's rival) are counted as seats, with the agent 'rules'.
+    """
     n = len(records)
+    players = max([players, *(len(r.agents) for r in records)])
     finished = [r for r in records if not r.budget_hit and r.error is None]
 
     def rate(wins: int, games: int) -> dict[str, Any]:

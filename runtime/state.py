@@ -168,13 +168,20 @@ def zone_rows(rules: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 _zone_rows = zone_rows
 
 
+def automated_seats(tables: Tables, players: int) -> int:
+    """How many seats the rules play by themselves in a game of ``players`` players."""
+    automated = tables.pack["players"].get("automated") or {}
+    return int(automated.get(str(players), 0))
+
+
 def new_state(tables: Tables, players: int, seed: int, decks: Sequence[str]) -> GameState:
     """A game's opening state: every card instance in the zone its pack says it starts in.
 
-    ``decks`` names each player's chosen deck.  A zone with the ``deck`` option receives its
-    player's deck (which must carry the zone's tag, when it names one); a zone with
-    ``holds TAG`` receives the cards of every deck with that tag.  Nothing is shuffled
-    yet: the rules' setup does that with the game's generator.
+    ``decks`` names each seat's chosen deck: the players', then the automated seats' (the
+    pack's ``players: automated`` adds seats the rules play by themselves).  A zone with the
+    ``deck`` option receives its player's deck (which must carry the zone's tag, when it
+    names one); a zone with ``holds TAG`` receives the cards of every deck with that tag.
+    Nothing is shuffled yet: the rules' setup does that with the game's generator.
     """
     rules = tables.raw.get("rules")
     if not rules:
@@ -182,8 +189,9 @@ def new_state(tables: Tables, players: int, seed: int, decks: Sequence[str]) -> 
     low, high = tables.pack["players"]["min"], tables.pack["players"]["max"]
     if not low <= players <= high:
         raise StateError(f"{tables.pack['name']} takes {low} to {high} players, not {players}")
+    players += automated_seats(tables, players)
     if len(decks) != players:
-        raise StateError(f"give one deck for each of the {players} players "
+        raise StateError(f"give one deck for each of the {players} seats "
                          f"(got {len(decks)})")
     by_id = {deck["id"]: deck for deck in tables.decks}
     state = GameState(players, seed, Rng(seed), list(decks))

@@ -388,3 +388,48 @@ win p when p.points >= 5
     # Ambush carries block(coin) -> opponent: under seat 1's Squire it cancels one of the
     # three coins seat 2's Squires give.
     assert attached.state.counters["points"] == [3, 2]
+
+
+def test_a_seat_the_rules_play_by_themselves(tmp_path: Path) -> None:
+    pack = tmp_path / "solo"
+    shutil.copytree(MINI, pack / "mini")
+    manifest = pack / "mini" / "pack.yaml"
+    text = manifest.read_text().replace("players: {min: 1, max: 3}",
+                                        "players: {min: 1, max: 3, automated: {1: 1}}")
+    assert "automated" in text
+    manifest.write_text(text + "rules:\n  - rules/game.rules\n")
+    (pack / "mini" / "rules").mkdir()
+    rules = """
+round:
+  turn:
+    if automated(me):
+      gain 1 points
+    else:
+      may "Score two":
+        gain 2 points
+win p when p.points >= 4
+"""
+    (pack / "mini" / "rules" / "game.rules").write_text(STATE + rules)
+    tables = loads_tables(compile_pack(pack / "mini").data)
+    game = Game.new(tables, 1, 1)
+    assert game.state.players == 2 and game.state.info["automated"] == [1]
+    assert game.current_player() == 0
+    game.apply(1)  # the player passes; the rival scores 1 on its own
+    assert game.current_player() == 0 and game.state.counters["points"] == [0, 1]
+    game.apply(1)
+    game.apply(1)
+    game.apply(1)  # the rival reaches 4 before the player ever scores
+    assert game.terminal and game.result is not None and game.result["winners"] == [1]
+    (pack / "mini" / "rules" / "game.rules").write_text(
+        STATE + rules.replace("if automated(me):", "if false:"))
+    asked = loads_tables(compile_pack(pack / "mini").data)
+    with pytest.raises(RulesError, match="Player 2 is played by the rules and cannot decide"):
+        game = Game.new(asked, 1, 1)
+        game.apply(0)
+
+
+def test_the_engine_implements_every_builtin_the_language_has() -> None:
+    from decklore.compiler.rules_builtins import BUILTINS as LANGUAGE
+    from decklore.runtime.builtins import BUILTINS as ENGINE
+
+    assert sorted(LANGUAGE) == sorted(ENGINE)
