@@ -217,6 +217,11 @@ def _show(console: Any, game: Game, viewer: int | None, since: int) -> None:
         note = (" (you)" if p["seat"] - 1 == viewer
                 else " (automated)" if p["seat"] - 1 in automated else "")
         table.add_column(f"Player {p['seat']}{note}")
+    symbols = {s["id"]: s["name"] for s in game.program.tables.raw["symbols"]}
+    shown_symbols = [sid for sid in symbols if any(sid in p["symbols"] for p in obs["players"])]
+    for sid in shown_symbols:
+        table.add_row(f"{symbols[sid]} symbols",
+                      *[str(p["symbols"].get(sid, 0)) for p in obs["players"]])
     counters = obs["players"][0]["counters"]
     for name in counters:
         label = game.program.counters[name]["label"]

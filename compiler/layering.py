@@ -23,7 +23,6 @@ import copy
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from decklore.compiler import rules_nodes as n
@@ -51,12 +50,6 @@ class Stack:
     merged: Manifest
     views: dict[str, Manifest]
     layers: list[Layer]
-
-    def layer_of(self, file: str) -> Layer | None:
-        for layer in self.layers:
-            if file.startswith(f"{layer.shown}/"):
-                return layer
-        return None
 
 
 def merge_declarations(layers: list[Layer], diags: Diagnostics) -> Stack:
@@ -499,6 +492,3 @@ def rules_sources(stack: Stack) -> tuple[list[tuple[Layer, str, Span]],
                  for rel, span in layer.manifest.replaces]
     return added, replacing
 
-
-def folders(stack: Stack) -> list[Path]:
-    return [layer.folder for layer in stack.layers]

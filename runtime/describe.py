@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from decklore.runtime.symbols import counts
+
 if TYPE_CHECKING:
     from decklore.runtime.engine import Game
 
@@ -143,14 +145,18 @@ def card_view(game: Game, card: int, viewer: int | None) -> dict[str, Any]:
 def observation(game: Game, viewer: int | None) -> dict[str, Any]:
     """Everything ``viewer`` may know now, as plain data (None: a spectator)."""
     state, program = game.state, game.program
+    view = game.symbol_view()
     players = []
     for p in range(state.players):
         counters = {n: state.counters[n][p] for n, s in program.counters.items()
                     if s["per"] == "player"}
         flags = sorted(n for n, s in program.flags.items()
                        if s["per"] == "player" and state.flags[n][p])
+        symbols = counts(view, p, program.symbol_ids)
         players.append({"seat": p + 1, "deck": state.decks[p], "counters": counters,
-                        "flags": flags, "out": p in state.info["out"]})
+                        "flags": flags, "out": p in state.info["out"],
+                        "automated": p in state.info.get("automated", ()),
+                        "symbols": {s: n for s, n in symbols.items() if n}})
     zones: dict[str, Any] = {}
     for name, spec in program.zones.items():
         lists = state.zones[name]
