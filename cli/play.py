@@ -88,29 +88,22 @@ def _decks(tables: Tables, value: str | None, players: int) -> list[str] | None:
     """The decks named on the command line, by full id or by the part after the pack."""
     if not value:
         return None
+    from decklore.runtime.state import automated_seats, decks_named
+
     known = [d["id"] for d in tables.decks]
     decks = []
     for name in (d.strip() for d in value.split(",")):
-        matches = [k for k in known if k == name or k.split(":", 1)[1] == name]
+        matches = decks_named(tables, name)
         if len(matches) != 1:
             problem = "no deck" if not matches else "several decks match"
             raise click.BadParameter(f"{problem} '{name}'; decks: {', '.join(known)}",
                                      param_hint="--decks")
         decks.append(matches[0])
-    from decklore.runtime.state import automated_seats
-
     seats = players + automated_seats(tables, players)
     if len(decks) != seats:
         raise click.BadParameter(f"give {seats} decks, one per seat (got {len(decks)})",
                                  param_hint="--decks")
     return decks
-
-
-def _write_log(game: Game, path: Path) -> None:
-    from decklore.compiler.emit import write_atomic
-
-    lines = "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in game.state.log)
-    write_atomic(path, lines.encode("utf-8"))
 
 
 # --- play ------------------------------------------------------------------------------------
@@ -191,7 +184,9 @@ def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
             write_atomic(save, game.to_json().encode("utf-8"))
             console.print(f"saved to {save}")
         if log_path is not None:
-            _write_log(game, log_path)
+            from decklore.runtime.simulate import write_log
+
+            write_log(game, log_path)
     if game.terminal:
         viewer = next((i for i, a in enumerate(agents) if a is None), None)
         _show(console, game, viewer, shown.get(viewer or 0, 0))

@@ -94,14 +94,8 @@ def compile_pack(
                                     where, hint)])
     # The key includes the path as shown: cached warnings name files by it.
     key = pack_key(pack_dir, shown) if cache is not None else ""
-    if cache is not None:
-        hit = cache.get(key)
-        if hit is not None:
-            data, meta = hit
-            warnings = [_diagnostic_from_json(w) for w in meta["warnings"]]
-            if warnings_as_errors and warnings:
-                raise PackError([_as_error(w) for w in warnings])
-            return CompileResult(data, meta["summary"], warnings, from_cache=True)
+    if cache is not None and (cached := _from_cache(cache, key, warnings_as_errors)):
+        return cached
 
     diags = Diagnostics()
     if _is_mod(pack_dir):
@@ -145,6 +139,18 @@ def compile_pack(
 _RELATION = re.compile(r"^(extends|requires|optional|conflicts|load_after)\s*:", re.MULTILINE)
 
 
+def _from_cache(cache: TableCache, key: str, warnings_as_errors: bool) -> CompileResult | None:
+    """The cached compile under ``key``, with its warnings (errors under --strict)."""
+    hit = cache.get(key)
+    if hit is None:
+        return None
+    data, meta = hit
+    warnings = [_diagnostic_from_json(w) for w in meta["warnings"]]
+    if warnings_as_errors and warnings:
+        raise PackError([_as_error(w) for w in warnings])
+    return CompileResult(data, meta["summary"], warnings, from_cache=True)
+
+
 def _is_mod(pack_dir: Path) -> bool:
     """Whether pack.yaml names other packs (a cheap look, before any parsing)."""
     try:
@@ -166,13 +172,8 @@ def _compile_layered(pack_dir: Path, shown: str, cache: TableCache | None,
     if cache is not None:
         key = hashlib.sha256("".join(pack_key(layer.folder, layer.shown)
                                      for layer in layers).encode()).hexdigest()
-        hit = cache.get(key)
-        if hit is not None:
-            data, meta = hit
-            warnings = [_diagnostic_from_json(w) for w in meta["warnings"]]
-            if warnings_as_errors and warnings:
-                raise PackError([_as_error(w) for w in warnings])
-            return CompileResult(data, meta["summary"], warnings, from_cache=True)
+        if cached := _from_cache(cache, key, warnings_as_errors):
+            return cached
     stack = layering.merge_declarations(layers, diags)
     diags.raise_if_errors()
     decks, uses, compilers = layering.compile_decks(stack, diags)

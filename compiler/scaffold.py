@@ -35,14 +35,20 @@ def pack_id(name: str) -> str:
     return slug[:40].rstrip("-")
 
 
-def new_pack(name: str, target: Path) -> list[Path]:
-    """Write a new pack called ``name`` into the folder ``target``; the files written."""
+def _new_id(name: str, target: Path) -> str:
+    """The id for a new pack or mod, once its name and folder are known to be usable."""
     ident = pack_id(name)
     if not _ID.match(ident):
         raise ScaffoldError(f"cannot make a pack id from '{name}'; use a name with letters")
     if target.exists() and any(target.iterdir()):
         raise ScaffoldError(f"'{target}' already exists and is not empty; choose another "
                             "folder with --dir")
+    return ident
+
+
+def new_pack(name: str, target: Path) -> list[Path]:
+    """Write a new pack called ``name`` into the folder ``target``; the files written."""
+    ident = _new_id(name, target)
     written: list[Path] = []
     values = {"id": ident, "name": name.replace("\n", " ").strip()}
 
@@ -85,12 +91,7 @@ def new_mod(name: str, target: Path, base: Path) -> list[Path]:
     comments and in a patch file not yet listed, each thing a mod can do, with the base
     pack's own names.
     """
-    ident = pack_id(name)
-    if not _ID.match(ident):
-        raise ScaffoldError(f"cannot make a pack id from '{name}'; use a name with letters")
-    if target.exists() and any(target.iterdir()):
-        raise ScaffoldError(f"'{target}' already exists and is not empty; choose another "
-                            "folder with --dir")
+    ident = _new_id(name, target)
     diags = Diagnostics()
     manifest = load_manifest(base, base.as_posix(), diags)
     if manifest is None or diags.has_errors:

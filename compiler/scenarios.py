@@ -25,7 +25,7 @@ from decklore.compiler.schema_check import checker_for
 from decklore.compiler.yaml_loader import LocatedDict, child_span, load_file
 from decklore.runtime.engine import OUT, Game
 from decklore.runtime.expressions import RulesError
-from decklore.runtime.state import StateError
+from decklore.runtime.state import StateError, decks_named
 from decklore.runtime.tables import Tables, loads_tables
 from decklore.schema import load_schema
 
@@ -179,9 +179,7 @@ class _Runner:
     def setup(self) -> None:
         data = self.data
         players = int(data.get("players") or self.tables.pack["players"]["min"])
-        known = [d["id"] for d in self.tables.decks]
-        decks = [d if ":" in d else next((k for k in known if k.split(":", 1)[1] == d),
-                                         self.prefix + d)
+        decks = [(decks_named(self.tables, d) or [d if ":" in d else self.prefix + d])[0]
                  for d in data.get("decks") or []] or None
         try:
             game = Game.prepare(self.tables, players, int(data.get("seed", 1)), decks)

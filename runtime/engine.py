@@ -23,9 +23,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from decklore.runtime.builtins import players_from
+from decklore.runtime.describe import describe_option, observation
 from decklore.runtime.expressions import Env, RulesError
 from decklore.runtime.program import Flow, Program, Stmt, program_for
-from decklore.runtime.state import GameState, StateError, automated_seats, new_state
+from decklore.runtime.state import (
+    GameState,
+    StateError,
+    automated_seats,
+    new_state,
+    playable_decks,
+)
 from decklore.runtime.symbols import SymbolView, Unit
 from decklore.runtime.tables import Tables
 
@@ -213,7 +220,6 @@ class Game:
         pending = self.state.pending
         if pending is None:
             return []
-        from decklore.runtime.describe import describe_option
         label = pending["label"]
         return [Action(i, label, describe_option(self, pending, value), value)
                 for i, value in enumerate(pending["options"])]
@@ -239,7 +245,6 @@ class Game:
         self._run()
 
     def observation(self, player: int | None) -> dict[str, Any]:
-        from decklore.runtime.describe import observation
         return observation(self, player)
 
     def log_hash(self) -> str:
@@ -737,12 +742,9 @@ def _block(body: int, env: Env, var: str | None = None, value: Any = None,
 
 def default_decks(tables: Tables, players: int) -> list[str]:
     """Each player's deck when none is chosen: the playable decks in turn, in pack order."""
-    rules = tables.raw.get("rules") or {}
-    tags = {z["deck"] for z in rules.get("zones", []) if z.get("deck")}
-    if not tags:
+    if not any(z.get("deck") for z in (tables.raw.get("rules") or {}).get("zones", [])):
         return [tables.decks[0]["id"]] * players if tables.decks else []
-    playable = [d["id"] for d in tables.decks
-                if any(t is True or t in d["tags"] for t in tags)]
+    playable = playable_decks(tables)
     if not playable:
         raise StateError("no deck of this pack can be chosen to play")
     return [playable[i % len(playable)] for i in range(players)]

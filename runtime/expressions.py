@@ -233,26 +233,22 @@ class Compiler:
         return None if node is None else self.expr(node)
 
     def _counter(self, node: IR) -> Expr:
-        name = node["name"]
-        of = self.owner(node.get("of"))
-        if of is None:
-            return lambda g, env: g.counter_value(name, None)
-
-        def counter(g: Game, env: Env) -> Any:
-            owner = of(g, env)
-            return None if owner is None else g.counter_value(name, owner)
-        return counter
+        return self._mark(node, lambda g, name, owner: g.counter_value(name, owner), None)
 
     def _flag(self, node: IR) -> Expr:
+        return self._mark(node, lambda g, name, owner: g.flag_value(name, owner), False)
+
+    def _mark(self, node: IR, read: Callable[[Game, str, Any], Any], missing: Any) -> Expr:
+        """A counter's or flag's value; of no card or player (none) it is ``missing``."""
         name = node["name"]
         of = self.owner(node.get("of"))
         if of is None:
-            return lambda g, env: g.flag_value(name, None)
+            return lambda g, env: read(g, name, None)
 
-        def flag(g: Game, env: Env) -> bool:
+        def value(g: Game, env: Env) -> Any:
             owner = of(g, env)
-            return False if owner is None else g.flag_value(name, owner)
-        return flag
+            return missing if owner is None else read(g, name, owner)
+        return value
 
     def _agg(self, node: IR) -> Expr:
         fn, var = node["fn"], node["var"]

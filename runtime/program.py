@@ -180,22 +180,6 @@ class Program:
             if key is not None:
                 memo[key] = value
             return value
-        if not params:
-            def constant_args(g: Any) -> Any:
-                memo = g.memo
-                if name in memo:
-                    return memo[name]
-                try:
-                    value = body(g, {})
-                except RulesError as exc:
-                    if exc.at is None:
-                        exc.at = at
-                    raise
-                except RecursionError:
-                    raise RulesError(f"'{name}' calls itself without end", at) from None
-                memo[name] = value
-                return value
-            return constant_args
         return run
 
     def _space_name(self, zone: str, node: IR) -> Callable[[Any, Env], str]:

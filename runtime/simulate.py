@@ -21,7 +21,7 @@ from decklore.runtime.agents import make_agent
 from decklore.runtime.engine import DEFAULT_BUDGET, Game, StepBudgetExceeded
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.rng import Rng
-from decklore.runtime.state import automated_seats
+from decklore.runtime.state import automated_seats, playable_decks
 from decklore.runtime.tables import Tables, loads_tables
 
 
@@ -47,13 +47,6 @@ def game_seed(base: int, index: int) -> int:
     """The seed of game ``index`` in a run seeded ``base``: independent of the job split."""
     digest = hashlib.sha256(f"decklore:{base}:{index}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
-
-
-def playable_decks(tables: Tables) -> list[str]:
-    rules = tables.raw.get("rules") or {}
-    tags = {z["deck"] for z in rules.get("zones", []) if z.get("deck")}
-    return [d["id"] for d in tables.decks
-            if any(t is True or t in d["tags"] for t in tags)]
 
 
 def deal_decks(tables: Tables, players: int, seed: int) -> list[str]:

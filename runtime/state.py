@@ -165,7 +165,18 @@ def zone_rows(rules: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return rows
 
 
-_zone_rows = zone_rows
+
+def playable_decks(tables: Tables) -> list[str]:
+    """The decks a player may choose: those a ``deck [TAG]`` zone accepts, in pack order."""
+    rules = tables.raw.get("rules") or {}
+    tags = {z["deck"] for z in rules.get("zones", []) if z.get("deck")}
+    return [d["id"] for d in tables.decks if any(t is True or t in d["tags"] for t in tags)]
+
+
+def decks_named(tables: Tables, name: str) -> list[str]:
+    """The decks a name may mean: a full id, or the part after the pack ('medieval')."""
+    return [d["id"] for d in tables.decks
+            if d["id"] == name or d["id"].split(":", 1)[1] == name]
 
 
 def automated_seats(tables: Tables, players: int) -> int:
@@ -195,7 +206,7 @@ def new_state(tables: Tables, players: int, seed: int, decks: Sequence[str]) -> 
                          f"(got {len(decks)})")
     by_id = {deck["id"]: deck for deck in tables.decks}
     state = GameState(players, seed, Rng(seed), list(decks))
-    for zone in _zone_rows(rules):
+    for zone in zone_rows(rules):
         per_player = zone["per"] == "player"
         state.zones[zone["name"]] = [[] for _ in range(players if per_player else 1)]
         if not per_player:
@@ -209,7 +220,7 @@ def new_state(tables: Tables, players: int, seed: int, decks: Sequence[str]) -> 
                                 "player": player, "face_up": False})
             state.zone(zone, player).append(instance)
 
-    for zone in _zone_rows(rules):
+    for zone in zone_rows(rules):
         tag = zone.get("deck")
         if tag:
             for seat, deck_id in enumerate(decks):
