@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from decklore.compiler import rules_nodes as n
-from decklore.compiler.decks import DeckCompiler, DeckData, Uses
+from decklore.compiler.decks import DeckCompiler, DeckData, Uses, card_schema
 
-__all__ = ["Patcher", "Stack", "Uses", "compile_decks", "merge_declarations",
+__all__ = ["Patcher", "Stack", "compile_decks", "joined_uses", "merge_declarations",
            "replace_declarations", "rules_sources"]
 from decklore.compiler.diagnostics import Diagnostics, Span, suggest
 from decklore.compiler.manifest import Manifest
@@ -41,6 +41,8 @@ from decklore.schema import load_schema
 CORE_UNSET = {"text": "", "flavor": "", "tags": [], "unique": False, "copies": 1}
 """Core card fields a patch may clear, and what they become."""
 LIST_FIELDS = ("tags",)
+TARGETS = ("card", "deck", "remove_card", "remove_deck")
+"""The keys that name a patch's target; a patch names exactly one."""
 
 
 @dataclass
@@ -134,24 +136,36 @@ def _merge_ai(below: dict[str, Any] | None, above: Any) -> dict[str, Any]:
     return out
 
 
-def compile_decks(stack: Stack, diags: Diagnostics) -> tuple[list[DeckData], Uses,
-                                                            dict[str, DeckCompiler]]:
+def compile_decks(stack: Stack, diags: Diagnostics,
+                  progress: Callable[[int, int], None] | None = None
+                  ) -> tuple[list[DeckData], dict[str, DeckCompiler]]:
     """Every pack's deck files, in load order, with templates shared between packs."""
     templates: dict[str, LocatedDict] = {}
     decks: list[DeckData] = []
-    uses = Uses()
     compilers: dict[str, DeckCompiler] = {}
-    for layer in stack.layers:
-        compiler = DeckCompiler(stack.views[layer.id], layer.folder, layer.shown, diags,
-                                templates)
-        compilers[layer.id] = compiler
-        for rel, span in layer.manifest.deck_files:
-            deck, _ = compiler.compile_file(rel, span)
-            if deck is not None:
-                decks.append(deck)
+    files = [(layer, rel, span) for layer in stack.layers
+             for rel, span in layer.manifest.deck_files]
+    for done, (layer, rel, span) in enumerate(files, start=1):
+        if layer.id not in compilers:
+            compilers[layer.id] = DeckCompiler(stack.views[layer.id], layer.folder,
+                                               layer.shown, diags, templates)
+        deck, _ = compilers[layer.id].compile_file(rel, span)
+        if deck is not None:
+            decks.append(deck)
+        if progress is not None:
+            progress(done, len(files))
+    for layer in stack.layers:  # packs without decks still patch: they need a compiler
+        compilers.setdefault(layer.id, DeckCompiler(stack.views[layer.id], layer.folder,
+                                                    layer.shown, diags, templates))
+    return decks, compilers
+
+
+def joined_uses(compilers: dict[str, DeckCompiler]) -> Uses:
+    """Locks, keys and card references noted by every pack's compiler (patches included)."""
+    uses = Uses()
     for compiler in compilers.values():
         _join_uses(uses, compiler.uses)
-    return decks, uses, compilers
+    return uses
 
 
 def _join_uses(into: Uses, more: Uses) -> None:
@@ -224,13 +238,12 @@ class Patcher:
         backup = [(d, copy.deepcopy(d.row), copy.deepcopy(d.cards), list(d.card_spans))
                   for d in self.decks]
         decks_before = list(self.decks)
-        before = len(local.items)
         lines = loaded.text.splitlines()
         compiler = self.compilers[layer.id]
         for op in data["patches"]:
             self._op(layer, rel, op, compiler, lines, local)
         self.diags.extend(local.items)
-        if any(d.severity.value == "error" for d in local.items[before:]):
+        if local.errors:  # the file had none when its changes began
             self.decks[:] = decks_before
             for deck, row, cards, spans in backup:
                 deck.row.clear()
@@ -247,7 +260,7 @@ class Patcher:
 
     def _op(self, layer: Layer, rel: str, op: LocatedDict, compiler: DeckCompiler,
             lines: list[str], diags: Diagnostics) -> None:
-        targets = [k for k in ("card", "deck", "remove_card", "remove_deck") if k in op]
+        targets = [k for k in TARGETS if k in op]
         if len(targets) != 1:
             diags.error("E168", "a patch names exactly one of card, deck, remove_card and "
                         f"remove_deck (this one names {len(targets)})", op.span,
@@ -382,8 +395,6 @@ class Patcher:
 
 
 def _patch_card_schema(compiler: DeckCompiler) -> dict[str, Any]:
-    from decklore.compiler.decks import card_schema
-
     schema = card_schema(compiler.m)
     card = schema["$defs"]["card"]
     card["required"] = []
@@ -415,7 +426,7 @@ def _acknowledges(order: dict[str, Layer], a: str, b: str) -> bool:
 
 
 def _target_key(op: LocatedDict) -> str:
-    return next(k for k in ("card", "deck", "remove_card", "remove_deck") if k in op)
+    return next(k for k in TARGETS if k in op)
 
 
 # --- rules -----------------------------------------------------------------------------------
@@ -451,14 +462,12 @@ def replace_declarations(programs: list[n.Program], replacing: Iterable[n.Progra
                 diags.error("R160", "only named declarations can replace others", decl.span,
                             "triggers, outcomes and scores are added in 'rules:' files")
                 continue
-            found = False
             for index, target in enumerate(programs):
                 new_decls, hit = _swap(target.declarations, key, decl)
                 if hit:
                     programs[index] = dataclasses.replace(target, declarations=new_decls)
-                    found = True
                     break
-            if not found:
+            else:
                 names = [k[1] for p in programs for d in p.declarations
                          if (k := _decl_key(d)) is not None and k[0] == key[0]]
                 diags.error("R160", f"replaces nothing: no {_describe(key)} in the packs "

@@ -49,10 +49,14 @@ def migrate(pack: Path, *, write: bool = True) -> list[str]:
     """Bring the pack in ``pack`` to the current format; what changed, file by file."""
     manifest = pack / "pack.yaml"
     try:
-        text = manifest.read_text(encoding="utf-8")
+        text = manifest.read_text(encoding="utf-8-sig")  # as the compiler reads it
     except OSError as exc:
         raise MigrateError(f"cannot read {manifest}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise MigrateError(f"{manifest} is not UTF-8 (byte {exc.start})") from None
     current = pack_format(text)
+    if current < 1:
+        raise MigrateError(f"pack.yaml says format {current}; formats start at 1")
     if current > CURRENT_FORMAT:
         raise MigrateError(f"the pack is in format {current}, newer than this decklore "
                            f"(format {CURRENT_FORMAT}); update decklore")
@@ -62,5 +66,8 @@ def migrate(pack: Path, *, write: bool = True) -> list[str]:
         changes += STEPS[version](files)
     if write and changes:
         for rel, content in files.items():
-            write_atomic(pack / rel, content.encode("utf-8"))
+            try:
+                write_atomic(pack / rel, content.encode("utf-8"))
+            except OSError as exc:
+                raise MigrateError(f"cannot write {pack / rel}: {exc.strerror}") from None
     return changes

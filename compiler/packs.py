@@ -116,7 +116,10 @@ def load_order(root: Path, shown: str, diags: Diagnostics) -> list[Layer] | None
     index = index_packs(search_folders(root))
     index.setdefault(top.id, [root])
     pending = [top.id]
-    soft: set[str] = set()
+    from decklore.cards import bundled_root
+
+    bundled = bundled_root()
+    bundled_folder = bundled.resolve() if bundled is not None else None
     while pending:
         layer = layers[pending.pop(0)]
         m = layer.manifest
@@ -139,11 +142,7 @@ def load_order(root: Path, shown: str, diags: Diagnostics) -> list[Layer] | None
                                     "to this one, or add its parent folder to "
                                     "DECKLORE_PACK_PATH")
                     continue
-                from decklore.cards import bundled_root
-
-                bundled = bundled_root()
-                mine = [f for f in folders if bundled is None
-                        or f.resolve().parent != bundled.resolve()]
+                mine = [f for f in folders if f.resolve().parent != bundled_folder]
                 if len(mine) > 1:  # a copy of a bundled pack just takes its place
                     folders = mine
                     diags.warning("W170", f"two folders hold pack '{pack_id}'; using "
@@ -158,8 +157,6 @@ def load_order(root: Path, shown: str, diags: Diagnostics) -> list[Layer] | None
                     continue
                 layers[pack_id] = Layer(dep, folders[0], dep_shown)
                 pending.append(pack_id)
-                if not hard:
-                    soft.add(pack_id)
             found = layers[pack_id].manifest
             ok = _version_ok(found.version, version)
             if ok is None:
@@ -170,8 +167,6 @@ def load_order(root: Path, shown: str, diags: Diagnostics) -> list[Layer] | None
                             f"{pack_id} is version {found.version}", span,
                             f"update {pack_id}, or widen the range",
                             notes=[(found.raw.value_span("version"), "the version found")])
-            if hard:
-                soft.discard(pack_id)
             if pack_id not in layer.needs:
                 layer.needs.append(pack_id)
     for layer in layers.values():
@@ -192,10 +187,13 @@ def load_order(root: Path, shown: str, diags: Diagnostics) -> list[Layer] | None
     return _sort(layers, diags)
 
 
+RELATION_KEYS = ("extends", "requires", "optional", "conflicts", "load_after")
+"""The pack.yaml keys that name other packs: a pack with any of them is layered."""
+
+
 def _has_relations(m: Manifest) -> bool:
     raw: Any = m.raw
-    return any(raw.get(k) for k in ("extends", "requires", "optional", "conflicts",
-                                    "load_after"))
+    return any(raw.get(k) for k in RELATION_KEYS)
 
 
 def _sort(layers: dict[str, Layer], diags: Diagnostics) -> list[Layer] | None:
@@ -215,7 +213,8 @@ def _sort(layers: dict[str, Layer], diags: Diagnostics) -> list[Layer] | None:
         waiting[pid] = {"-done-"}
     if len(order) == len(layers):
         return order
-    stuck = sorted(pid for pid in layers if pid not in {layer.id for layer in order})
+    ordered = {layer.id for layer in order}
+    stuck = sorted(pid for pid in layers if pid not in ordered)
     cycle = _cycle(layers, stuck)
     first = layers[cycle[0]].manifest
     span = _relation_span(first, cycle[1])

@@ -28,6 +28,7 @@ from decklore.compiler.diagnostics import (
 )
 from decklore.compiler.emit import TABLES_FORMAT_VERSION, seal
 from decklore.compiler.manifest import Manifest, load_manifest
+from decklore.compiler.packs import RELATION_KEYS
 from decklore.compiler.paths import pack_file
 from decklore.compiler.rules_check import RulesChecker
 from decklore.compiler.rules_parser import parse_rules
@@ -92,14 +93,14 @@ def compile_pack(
                 else f"no folder '{shown}'; check the path")
         raise PackError([Diagnostic(Severity.ERROR, "E020", "no pack.yaml in this folder",
                                     where, hint)])
+    diags = Diagnostics()
+    if _is_mod(pack_dir):  # its cache key covers every pack of its load order
+        return _compile_layered(pack_dir, shown, cache, warnings_as_errors, diags, progress)
     # The key includes the path as shown: cached warnings name files by it.
     key = pack_key(pack_dir, shown) if cache is not None else ""
     if cache is not None and (cached := _from_cache(cache, key, warnings_as_errors)):
         return cached
 
-    diags = Diagnostics()
-    if _is_mod(pack_dir):
-        return _compile_layered(pack_dir, shown, cache, warnings_as_errors, diags)
     manifest = load_manifest(pack_dir, shown, diags)
     diags.raise_if_errors()
     assert manifest is not None
@@ -114,19 +115,30 @@ def compile_pack(
             progress(done, total)
     rules = compile_rules(manifest, pack_dir, shown, diags)
     diags.raise_if_errors()
+    _check_pack(manifest, decks, compiler.uses, rules, diags, warnings_as_errors)
+    tables = build_tables(manifest, decks, rules)
+    tables["templates"] = pack_templates(pack_dir, shown, diags)
+    return _finish(tables, diags, cache, key)
 
+
+def _check_pack(manifest: Manifest, decks: list[DeckData], uses: Any,
+                rules: dict[str, Any] | None, diags: Diagnostics,
+                warnings_as_errors: bool) -> None:
+    """The checks that need every card at once; stops on errors (warnings too, if strict)."""
     checks.check_ids(decks, diags)
     cards = {c["id"]: c for d in decks for c in d.cards}
-    checks.check_references(cards, compiler.uses, diags)
-    checks.check_locks(compiler.uses, diags)
+    checks.check_references(cards, uses, diags)
+    checks.check_locks(uses, diags)
     checks.check_deck_rules(manifest, decks, diags)
     checks.check_ai(manifest, rules, diags)
     if warnings_as_errors:
         diags.items[:] = [_as_error(d) for d in diags.items]
     diags.raise_if_errors()
 
-    tables = build_tables(manifest, decks, rules)
-    tables["templates"] = pack_templates(pack_dir, shown, diags)
+
+def _finish(tables: dict[str, Any], diags: Diagnostics, cache: TableCache | None,
+            key: str) -> CompileResult:
+    """Seal the tables, and keep them and their warnings in the cache."""
     diags.raise_if_errors()
     data = seal(tables)
     warnings = diags.sorted()
@@ -136,7 +148,7 @@ def compile_pack(
     return CompileResult(data, summary, warnings, _tables=tables)
 
 
-_RELATION = re.compile(r"^(extends|requires|optional|conflicts|load_after)\s*:", re.MULTILINE)
+_RELATION = re.compile(rf"^({'|'.join(RELATION_KEYS)})\s*:", re.MULTILINE)
 
 
 def _from_cache(cache: TableCache, key: str, warnings_as_errors: bool) -> CompileResult | None:
@@ -160,7 +172,8 @@ def _is_mod(pack_dir: Path) -> bool:
 
 
 def _compile_layered(pack_dir: Path, shown: str, cache: TableCache | None,
-                     warnings_as_errors: bool, diags: Diagnostics) -> CompileResult:
+                     warnings_as_errors: bool, diags: Diagnostics,
+                     progress: Callable[[int, int], None] | None) -> CompileResult:
     """A pack that builds on others: every pack of its load order, layered bottom up."""
     from decklore.compiler import layering
     from decklore.compiler.packs import load_order
@@ -176,57 +189,32 @@ def _compile_layered(pack_dir: Path, shown: str, cache: TableCache | None,
             return cached
     stack = layering.merge_declarations(layers, diags)
     diags.raise_if_errors()
-    decks, uses, compilers = layering.compile_decks(stack, diags)
+    decks, compilers = layering.compile_decks(stack, diags, progress)
     diags.raise_if_errors()
     layering.Patcher(stack, decks, compilers, diags).run()
-    uses = layering.Uses()
-    for compiler in compilers.values():
-        layering._join_uses(uses, compiler.uses)
     rules = _layered_rules(stack, diags)
     diags.raise_if_errors()
-    checks.check_ids(decks, diags)
-    cards = {c["id"]: c for d in decks for c in d.cards}
-    checks.check_references(cards, uses, diags)
-    checks.check_locks(uses, diags)
-    checks.check_deck_rules(stack.merged, decks, diags)
-    checks.check_ai(stack.merged, rules, diags)
-    if warnings_as_errors:
-        diags.items[:] = [_as_error(d) for d in diags.items]
-    diags.raise_if_errors()
+    _check_pack(stack.merged, decks, layering.joined_uses(compilers), rules, diags,
+                warnings_as_errors)
     tables = build_tables(stack.merged, decks, rules, layers=layers)
     tables["templates"] = {}
     for layer in layers:
         tables["templates"].update(pack_templates(layer.folder, layer.shown, diags))
-    diags.raise_if_errors()
-    data = seal(tables)
-    warnings = diags.sorted()
-    summary = summarize(tables)
-    if cache is not None:
-        cache.put(key, data, {"warnings": [w.to_json() for w in warnings], "summary": summary})
-    return CompileResult(data, summary, warnings, _tables=tables)
+    return _finish(tables, diags, cache, key)
 
 
 def _layered_rules(stack: Any, diags: Diagnostics) -> dict[str, Any] | None:
     from decklore.compiler import layering
 
     added, replacing = layering.rules_sources(stack)
-    if not added:
+    if not added and not replacing:
         return None
     top = stack.layers[-1]
 
-    def parse(items: list[Any]) -> list[Any]:
-        out = []
-        for layer, rel, span in items:
-            path = pack_file(layer.folder, rel, span, diags)
-            if path is None:
-                continue
-            text = read_text(path, f"{layer.shown}/{rel}", diags)
-            if text is not None:
-                out.append(parse_rules(text, f"{layer.shown}/{rel}", diags))
-        return out
-
-    programs = parse(added)
-    replacements = parse(replacing)
+    programs = _parse_rules_files([(layer.folder, layer.shown, rel, span)
+                                   for layer, rel, span in added], diags)
+    replacements = _parse_rules_files([(layer.folder, layer.shown, rel, span)
+                                       for layer, rel, span in replacing], diags)
     if _failed(diags):
         return None
     programs = layering.replace_declarations(programs, replacements, diags)
@@ -303,19 +291,27 @@ def _template_is_safe(text: str, display: str, rel: str, diags: Diagnostics) -> 
     return False
 
 
-def compile_rules(manifest: Manifest, pack_dir: Path, shown: str,
-                  diags: Diagnostics) -> dict[str, Any] | None:
-    """Parse every rules file, then check and lower them together (they share one scope)."""
-    if not manifest.rules_files:
-        return None
+def _parse_rules_files(files: list[tuple[Path, str, str, Span]],
+                       diags: Diagnostics) -> list[Any]:
+    """Parse rules files, each (pack folder, folder as shown, path in the pack, where named)."""
     programs = []
-    for rel, span in manifest.rules_files:
-        path = pack_file(pack_dir, rel, span, diags)
+    for folder, shown, rel, span in files:
+        path = pack_file(folder, rel, span, diags)
         if path is None:
             continue
         text = read_text(path, f"{shown}/{rel}", diags)
         if text is not None:
             programs.append(parse_rules(text, f"{shown}/{rel}", diags))
+    return programs
+
+
+def compile_rules(manifest: Manifest, pack_dir: Path, shown: str,
+                  diags: Diagnostics) -> dict[str, Any] | None:
+    """Parse every rules file, then check and lower them together (they share one scope)."""
+    if not manifest.rules_files:
+        return None
+    programs = _parse_rules_files([(pack_dir, shown, rel, span)
+                                   for rel, span in manifest.rules_files], diags)
     if diags.has_errors:
         return None
     ir = RulesChecker(manifest, diags, pack_prefix=f"{shown}/").check(programs)
@@ -350,7 +346,7 @@ def build_tables(manifest: Manifest, decks: list[DeckData],
             "players": {"min": m.players[0], "max": m.players[1],
                         **({"automated": {str(k): v for k, v in sorted(m.automated.items())}}
                            if m.automated else {})},
-            **{k: v for k, v in m.meta.items()},
+            **m.meta,
         },
         "packs": [{"id": layer.id, "version": layer.manifest.version}
                   for layer in layers] if layers else [{"id": m.id, "version": m.version}],
@@ -416,4 +412,9 @@ def _as_error(d: Diagnostic) -> Diagnostic:
 
 def _diagnostic_from_json(row: dict[str, Any]) -> Diagnostic:
     span = Span(row["file"], row["line"], row["column"], row["end_line"], row["end_column"])
-    return Diagnostic(Severity(row["severity"]), row["code"], row["message"], span, row["hint"])
+    notes = []
+    for note in row.get("notes", []):
+        file, line, column = note["location"].rsplit(":", 2)
+        notes.append((Span(file, int(line), int(column)), note["message"]))
+    return Diagnostic(Severity(row["severity"]), row["code"], row["message"], span,
+                      row["hint"], tuple(notes))

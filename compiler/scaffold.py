@@ -17,7 +17,7 @@ from string import Template
 from decklore.compiler.decks import card_schema
 from decklore.compiler.diagnostics import Diagnostics
 from decklore.compiler.emit import write_atomic
-from decklore.compiler.manifest import load_manifest
+from decklore.compiler.manifest import CURRENT_FORMAT, load_manifest
 from decklore.schema import SCHEMA_NAMES, editor_variant, load_schema
 
 _ID = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
@@ -114,7 +114,7 @@ def new_mod(name: str, target: Path, base: Path) -> list[Path]:
 # yaml-language-server: $schema=schemas/pack.draft-07.schema.json
 # A mod of {manifest.name}: it loads after {manifest.id} and adds to it or changes it.
 # The modding chapter of the pack format reference (docs/pack-format.md) explains each key.
-format: 2
+format: {CURRENT_FORMAT}
 id: {ident}
 name: {json.dumps(name.strip())}
 version: 0.1.0

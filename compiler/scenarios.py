@@ -427,7 +427,7 @@ class _Runner:
                 fail(counters, name, f"no counter '{name}'" + _hint(name,
                                                                      game.program.counters))
                 continue
-            for seat, expected in self._by_seat(value, counters, name):
+            for seat, expected in self._by_seat(value):
                 actual = game.state.counters[name][seat or 0]
                 if actual != expected:
                     fail(value if isinstance(value, dict) else counters,
@@ -440,7 +440,7 @@ class _Runner:
             if spec is None:
                 fail(flags, name, f"no flag '{name}'" + _hint(name, game.program.flags))
                 continue
-            for seat, expected in self._by_seat(value, flags, name):
+            for seat, expected in self._by_seat(value):
                 actual = bool(game.state.flags[name][seat or 0])
                 if actual != expected:
                     fail(value if isinstance(value, dict) else flags,
@@ -482,6 +482,10 @@ class _Runner:
                      f"{_ids(actual)}")
         for ref, marks in (want.get("marks") or {}).items():
             card = self._find(self.card_id(ref, want["marks"], ref))
+            if card is None:
+                fail(want["marks"], ref, f"'{ref}' is in no deck of this game; name its deck "
+                     "under 'decks'")
+                continue
             for name, expected in marks.items():
                 if name in game.program.counters:
                     mark: Any = game.state.counters[name][card]
@@ -534,7 +538,7 @@ class _Runner:
                     fail(want["actions_exclude"], i, f"'{text}' is offered, but should not be")
         return out
 
-    def _by_seat(self, value: Any, container: Any, key: str) -> list[tuple[int | None, Any]]:
+    def _by_seat(self, value: Any) -> list[tuple[int | None, Any]]:
         if isinstance(value, dict):
             return [(self.seat(s, value), v) for s, v in value.items()]
         return [(None, value)]
@@ -553,12 +557,14 @@ class _Runner:
         if actual != wanted:
             fail(container, key, f"{what}: expected {_ids(wanted)}, got {_ids(actual)}")
 
-    def _find(self, card_id: str) -> int:
+    def _find(self, card_id: str) -> int | None:
+        """The copy a check means: one the position placed, else any; None if no deck has it."""
         game = self.game
         assert game is not None
         copies = [i for i, c in enumerate(game.state.cards) if c["card"] == card_id]
         placed = [i for i in copies if i in self.placed]
-        return (placed or copies)[0]
+        found = placed or copies
+        return found[0] if found else None
 
 
 def _hint(name: str, known: Iterable[str]) -> str:

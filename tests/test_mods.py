@@ -522,3 +522,33 @@ top/pack.yaml:5:1: error[E129]: 'extends' needs pack format 2, and this pack say
 def test_format_1_packs_still_compile_unchanged(packs: Path) -> None:
     assert "\nformat: 1\n" in (packs / "mini" / "pack.yaml").read_text()
     assert compile_pack(Path("mini")).tables["pack"]["id"] == "mini"
+
+
+def test_migrate_refuses_a_format_it_cannot_start_from(packs: Path) -> None:
+    manifest = packs / "mini" / "pack.yaml"
+    manifest.write_text(manifest.read_text().replace("format: 1", "format: 0"))
+    result = run("migrate", "mini")
+    assert (result.exit_code, result.output) == (
+        1, "error: pack.yaml says format 0; formats start at 1\n")
+
+
+def test_a_mod_that_only_replaces_rules_is_checked(era_mods: Path) -> None:
+    mod(era_mods, "only", "id: only\nname: Only\nversion: 1.0.0\nextends: era\n"
+        "replaces: [rules/typo.rules]\n", {"rules/typo.rules": "const progress_to_wn = 12\n"})
+    assert "error[R160]: replaces nothing" in errors("only")
+
+
+def test_cached_warnings_keep_their_notes(packs: Path, tmp_path: Path) -> None:
+    from decklore.compiler import TableCache
+
+    for name, cost in (("red", 2), ("blue", 3)):
+        mod(packs, name, f"id: {name}\nname: {name}\nversion: 1.0.0\nextends: mini\n" + PATCH,
+            {"patches/p.yaml": f"patches:\n  - card: mini:squire\n    set: {{cost: {cost}}}\n"})
+    mod(packs, "both", "id: both\nname: Both\nversion: 1.0.0\nextends: mini\n"
+        "requires: [{id: red}, {id: blue}]\n")
+    cache = TableCache(tmp_path / "cache")
+    fresh = compile_pack(Path("both"), cache=cache)
+    cached = compile_pack(Path("both"), cache=cache)
+    assert cached.from_cache and cached.warnings[0].notes
+    assert render_all(cached.warnings, SourceCache()) == render_all(fresh.warnings,
+                                                                    SourceCache())
