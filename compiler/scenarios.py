@@ -23,9 +23,9 @@ from typing import Any
 from decklore.compiler.diagnostics import Diagnostics, PackError, Span, suggest
 from decklore.compiler.schema_check import checker_for
 from decklore.compiler.yaml_loader import LocatedDict, child_span, load_file
-from decklore.runtime.engine import OUT, Game
+from decklore.runtime.engine import Game
 from decklore.runtime.expressions import RulesError
-from decklore.runtime.state import StateError, decks_named
+from decklore.runtime.state import OUT, UNDER, StateError, decks_named
 from decklore.runtime.tables import Tables, loads_tables
 from decklore.schema import load_schema
 
@@ -276,7 +276,7 @@ class _Runner:
                 game.state.cards[card].setdefault("above", []).append(upper)
             for j, ref in enumerate(entry.get("under") or []):
                 lower = self.take(self.card_id(ref, entry["under"], j), seat, entry["under"], j)
-                game.state.move(lower, "-under", None, top=False, face_up=False)
+                game.state.move(lower, UNDER, None, top=False, face_up=False)
                 game.state.cards[lower]["host"] = card
                 game.state.cards[card].setdefault("under", []).append(lower)
             if entry.get("seen"):

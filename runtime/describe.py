@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from decklore.runtime.state import PLACES
 from decklore.runtime.symbols import counts
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ def player_name(player: int | None) -> str:
 def zone_phrase(game: Game, card: int, viewer: int | None) -> str:
     zone, player = game.location(card)
     spec = game.program.zones.get(zone)
-    label = spec["label"] if spec else {"-out": "out of the game"}.get(zone, zone)
+    label = spec["label"] if spec else PLACES.get(zone, zone)
     if player is None:
         return label.lower() if spec else label
     whose = "your" if player == viewer else f"{player_name(player)}'s"
@@ -193,8 +194,7 @@ def event_text(game: Game, event: list[Any], viewer: int | None) -> str | None:
     if kind == "move":
         card, zone, player = event[1], event[2], event[3]
         spec = program.zones.get(zone)
-        where = (spec["label"].lower() if spec else {"-out": "out of the game",
-                                                     "-under": "under a card"}.get(zone, zone))
+        where = spec["label"].lower() if spec else PLACES.get(zone, zone)
         if player is not None:
             where = ("your " if player == viewer else f"{player_name(player)}'s ") + where
         shown = event[4] and (spec is None or spec["visibility"] == "public" or (

@@ -27,6 +27,8 @@ from decklore.runtime.describe import describe_option, observation
 from decklore.runtime.expressions import Env, RulesError
 from decklore.runtime.program import Flow, Program, Stmt, program_for
 from decklore.runtime.state import (
+    OUT,
+    UNDER,
     GameState,
     StateError,
     automated_seats,
@@ -35,11 +37,6 @@ from decklore.runtime.state import (
 )
 from decklore.runtime.symbols import SymbolView, Unit
 from decklore.runtime.tables import Tables
-
-OUT = "-out"
-"""Where cards go that leave the game: a zone no pack can name (names are identifiers)."""
-UNDER = "-under"
-"""Where tucked cards lie: they belong to their host card, not to a zone of the rules."""
 
 DEFAULT_BUDGET = 100_000
 """Steps one game may run (a statement or a loop turn each): an ERA game takes 2,000 to 20,000."""
@@ -646,10 +643,10 @@ class Game:
 
     def _check_outcomes(self) -> None:
         for outcome in self.program.outcomes:
-            hit = [p for p in self.live_players() if outcome.when(self, {outcome.var: p})]
+            live = self.live_players()
+            hit = [p for p in live if outcome.when(self, {outcome.var: p})]
             if not hit:
                 continue
-            live = self.live_players()
             if outcome.kind == "win":
                 self._finish(hit, outcome.label, outcome.at)
                 return

@@ -145,6 +145,13 @@ def _copy_plain(value: Any) -> Any:
     return value
 
 
+OUT = "-out"
+"""Where cards go that leave the game: a zone no pack can name (names are identifiers)."""
+UNDER = "-under"
+"""Where tucked cards lie: they belong to their host card, not to a zone of the rules."""
+PLACES = {OUT: "out of the game", UNDER: "under a card"}
+"""How messages name those two places."""
+
 SPACE = "#"
 """Joins a zone's name and a space's number: space 3 of ``tile`` is the zone ``tile#3``."""
 
