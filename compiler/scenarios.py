@@ -420,34 +420,24 @@ class _Runner:
         def fail(container: Any, key: str | int, message: str) -> None:
             out.append((self.span(container, key), message))
 
-        for name, value in (want.get("counters") or {}).items():
-            counters = want["counters"]
-            spec = game.program.counters.get(name)
-            if spec is None:
-                fail(counters, name, f"no counter '{name}'" + _hint(name,
-                                                                     game.program.counters))
-                continue
-            for seat, expected in self._by_seat(value):
-                actual = game.state.counters[name][seat or 0]
-                if actual != expected:
-                    fail(value if isinstance(value, dict) else counters,
-                         str(seat + 1) if isinstance(value, dict) and seat is not None
-                         else name,
-                         f"{spec['label']}{_whose(seat)}: expected {expected}, got {actual}")
-        for name, value in (want.get("flags") or {}).items():
-            flags = want["flags"]
-            spec = game.program.flags.get(name)
-            if spec is None:
-                fail(flags, name, f"no flag '{name}'" + _hint(name, game.program.flags))
-                continue
-            for seat, expected in self._by_seat(value):
-                actual = bool(game.state.flags[name][seat or 0])
-                if actual != expected:
-                    fail(value if isinstance(value, dict) else flags,
-                         str(seat + 1) if isinstance(value, dict) and seat is not None
-                         else name,
-                         f"{spec['label']}{_whose(seat)}: expected {_yes(expected)}, "
-                         f"got {_yes(actual)}")
+        for kind, decls, values, show in (
+                ("counter", game.program.counters, game.state.counters, str),
+                ("flag", game.program.flags, game.state.flags, _yes)):
+            wanted = want.get(kind + "s") or {}
+            for name, value in wanted.items():
+                spec = decls.get(name)
+                if spec is None:
+                    fail(wanted, name, f"no {kind} '{name}'" + _hint(name, decls))
+                    continue
+                for seat, expected in self._by_seat(value):
+                    actual = values[name][seat or 0]
+                    if kind == "flag":
+                        actual = bool(actual)
+                    if actual != expected:
+                        fail(value if isinstance(value, dict) else wanted,
+                             str((seat or 0) + 1) if isinstance(value, dict) else name,
+                             f"{spec['label']}{_whose(seat)}: expected {show(expected)}, "
+                             f"got {show(actual)}")
         for symbol, by_seat in (want.get("symbols") or {}).items():
             full = symbol if ":" in symbol else self.prefix + symbol
             if full not in game.program.symbol_ids:
