@@ -57,10 +57,6 @@ class Rng:
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
 
-    def choice_index(self, size: int) -> int:
-        """The index of a uniformly chosen item of a sequence of ``size`` items."""
-        return self.below(size)
-
     def clone(self) -> Rng:
         twin = Rng.__new__(Rng)
         twin._state, twin._inc = self._state, self._inc
