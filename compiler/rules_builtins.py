@@ -82,7 +82,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "every card of {0}"),
     Builtin("same_name", ("card", "card"), "bool", "Whether two cards have the same name.",
             "{0} has the same name as {1}"),
-    Builtin("has_tag", ("card", "text"), "bool", "Whether the card has a tag.",
+    Builtin("has_tag", ("card", "text"), "bool", "Whether the card, or the deck it comes from, has a tag.",
             "{0} is tagged {1}"),
     Builtin("is_face_up", ("card",), "bool", "Whether the card lies face up.",
             "{0} is face up"),

@@ -95,6 +95,8 @@ def evaluate(game: Game, player: int, weights: Weights) -> float:
         return -WIN if result["winners"] else 0.0
     view = game.symbol_view() if weights.symbols else None
     state = game.state
+    spaces = {zone: [f"{zone}#{i}" for i in range(1, n + 1)]
+              for zone, n in game.program.spaced.items()}
 
     def worth(p: int) -> float:
         total = 0.0
@@ -106,9 +108,10 @@ def evaluate(game: Game, player: int, weights: Weights) -> float:
             for symbol, w in weights.symbols.items():
                 total += w * view.total(symbol, p)
         for zone, w in weights.zones.items():
-            per = state.zones.get(zone)
-            if per is not None and len(per) == state.players:
-                total += w * len(per[p])
+            for part in spaces.get(zone, (zone,)):
+                per = state.zones.get(part)
+                if per is not None and len(per) == state.players:
+                    total += w * len(per[p])
         for name, w in weights.defines.items():
             value = game.program.defines[name](game, p)
             total += w * (value or 0)
@@ -122,17 +125,23 @@ def evaluate(game: Game, player: int, weights: Weights) -> float:
 
 
 class GreedyAgent:
-    """Takes the action whose result the pack's weights like best, one decision ahead.
+    """Takes the action whose result the pack's weights like best.
 
-    Ties (most decisions change nothing the weights see at once) go to a seeded random
-    pick among the best, so the agent still explores.
+    It looks one decision ahead, and on through the player's own next decisions while they
+    follow at once (up to ``depth`` decisions and ``trials`` positions in all): "play a
+    card" is worth what the best card to play is worth, not the unchanged position of the
+    question that follows it.  Ties (most decisions change nothing the weights see) go to a
+    seeded random pick among the best, so the agent still explores.
     """
 
     name = "greedy"
 
-    def __init__(self, seed: int, weights: Weights) -> None:
+    def __init__(self, seed: int, weights: Weights, *, depth: int = 3,
+                 trials: int = 120) -> None:
         self.rng = Rng(seed)
         self.weights = weights
+        self.depth = depth
+        self.trials = trials
 
     def choose(self, game: Game) -> int:
         count = game.option_count()
@@ -140,17 +149,27 @@ class GreedyAgent:
             return 0
         player = game.current_player()
         assert player is not None
+        self._left = self.trials
         best: list[int] = []
         top = float("-inf")
         for index in range(count):
-            trial = game.clone()
-            trial.apply(index)
-            score = evaluate(trial, player, self.weights)
+            score = self._value(game, index, player, self.depth)
             if score > top:
                 top, best = score, [index]
             elif score == top:
                 best.append(index)
         return best[self.rng.below(len(best))] if len(best) > 1 else best[0]
+
+    def _value(self, game: Game, index: int, player: int, depth: int) -> float:
+        trial = game.clone()
+        trial.apply(index)
+        self._left -= 1
+        here = evaluate(trial, player, self.weights)
+        if (depth <= 1 or trial.terminal or trial.current_player() != player
+                or self._left < trial.option_count()):
+            return here
+        return max(self._value(trial, i, player, depth - 1)
+                   for i in range(trial.option_count()))
 
 
 AGENT_NAMES = ("random", "greedy")

@@ -96,8 +96,11 @@ class Program:
             k["id"] for k in tables.raw["card_kinds"] if k.get("unblockable"))
         self.under_kinds = frozenset(
             k["id"] for k in tables.raw["card_kinds"] if k.get("counts_under"))
+        deck_tags = {d["id"]: d["tags"] for d in tables.raw["decks"]}
         self.card_rows: dict[str, dict[str, Any]] = {
-            row["id"]: dict(row) for row in tables.raw["cards"]}
+            row["id"]: {**row, "deck_tags": deck_tags.get(row["deck"], [])}
+            for row in tables.raw["cards"]}
+        """Each card's row, with its deck's tags (a card has the tags of the deck it is in)."""
         self.symbol_ids = [s["id"] for s in tables.raw["symbols"]]
         self.consts: dict[str, Any] = {}
         self.defines: dict[str, Callable[..., Any]] = {}
