@@ -25,7 +25,7 @@ from decklore.compiler.schema_check import checker_for
 from decklore.compiler.yaml_loader import LocatedDict, child_span, load_file
 from decklore.runtime.engine import Game
 from decklore.runtime.expressions import RulesError
-from decklore.runtime.state import OUT, UNDER, StateError, decks_named
+from decklore.runtime.state import OUT, SPACE, UNDER, StateError, decks_named
 from decklore.runtime.tables import Tables, loads_tables
 from decklore.schema import load_schema
 
@@ -168,7 +168,8 @@ class _Runner:
 
     def zone_spec(self, name: str, container: Any) -> dict[str, Any]:
         assert self.game is not None
-        spec = self.game.program.zones.get(name)
+        spaces = self.game.program.spaced.get(name)
+        spec = self.game.program.zones.get(f"{name}{SPACE}1" if spaces else name)
         if spec is None:
             raise ScenarioError(self.key_span(container, name), f"no zone '{name}' in the rules"
                                 + _hint(name, self.game.program.zones))
@@ -231,6 +232,20 @@ class _Runner:
                                     "list its cards without seats")
             self.place(name, None, value, spec)
 
+    def place(self, zone: str, seat: int | None, cards: Any, spec: dict[str, Any]) -> None:
+        """Place cards in a zone; a zone of spaces given by its name gets one per space."""
+        assert self.game is not None
+        spaces = self.game.program.spaced.get(zone)
+        if spaces is None:
+            self._place(zone, seat, cards, spec)
+            return
+        if len(cards) > spaces:
+            raise ScenarioError(self.span(cards, spaces), f"zone '{zone}' has {spaces} "
+                                f"spaces: list at most {spaces} cards, one per space, or "
+                                f"name a space ('{zone}{SPACE}3')")
+        for index, item in enumerate(cards):
+            self._place(f"{zone}{SPACE}{index + 1}", seat, [item], spec)
+
     def take(self, card_id: str, seat: int | None, container: Any, key: int) -> int:
         """An instance of the card not yet placed: the seat's own copy when there is one."""
         assert self.game is not None
@@ -252,7 +267,7 @@ class _Runner:
         self.placed.add(chosen)
         return chosen
 
-    def place(self, zone: str, seat: int | None, cards: Any, spec: dict[str, Any]) -> None:
+    def _place(self, zone: str, seat: int | None, cards: Any, spec: dict[str, Any]) -> None:
         game = self.game
         assert game is not None
         hidden = spec["visibility"] == "hidden"
@@ -287,6 +302,15 @@ class _Runner:
         contents = game.state.zone(zone, seat)
         first = set(listed)
         contents[:] = listed + [c for c in contents if c not in first]
+
+    def _cards_in(self, zone: str, seat: int | None) -> list[int]:
+        """A zone's cards; for a zone of spaces named whole, every space's, in order."""
+        game = self.game
+        assert game is not None
+        spaces = game.program.spaced.get(zone)
+        if spaces is None:
+            return game.zone_cards(zone, seat)
+        return [c for i in range(1, spaces + 1) for c in game.zone_cards(f"{zone}{SPACE}{i}", seat)]
 
     def set_mark(self, card: int, name: str, value: Any, container: Any) -> None:
         game = self.game
@@ -438,6 +462,28 @@ class _Runner:
                              str((seat or 0) + 1) if isinstance(value, dict) else name,
                              f"{spec['label']}{_whose(seat)}: expected {show(expected)}, "
                              f"got {show(actual)}")
+        for name, value in (want.get("values") or {}).items():
+            spec = game.program.rules["defines"].get(name)
+            if spec is None:
+                fail(want["values"], name, f"no definition '{name}' in the rules"
+                     + _hint(name, game.program.rules["defines"]))
+                continue
+            if len(spec["params"]) != (1 if isinstance(value, dict) else 0):
+                fail(want["values"], name, f"'{name}' takes {len(spec['params'])} "
+                     "parameters: check a definition of one player by seat ({1: 3}), "
+                     "or one without parameters as a number")
+                continue
+            for seat, expected in self._by_seat(value):
+                try:
+                    actual = (game.program.defines[name](game, seat) if seat is not None
+                              else game.program.defines[name](game))
+                except RulesError as exc:
+                    fail(want["values"], name, f"{name}: {exc.message}")
+                    break
+                if actual != expected:
+                    fail(value if isinstance(value, dict) else want["values"],
+                         str((seat or 0) + 1) if isinstance(value, dict) else name,
+                         f"{name}{_whose(seat)}: expected {expected!r}, got {actual!r}")
         for symbol, by_seat in (want.get("symbols") or {}).items():
             full = symbol if ":" in symbol else self.prefix + symbol
             if full not in game.program.symbol_ids:
@@ -457,11 +503,11 @@ class _Runner:
                     fail(zones, name, f"zone '{name}' belongs to each player: give seats")
                     continue
                 for seat_text, expected in value.items():
-                    cards = game.zone_cards(name, self.seat(seat_text, value))
+                    cards = self._cards_in(name, self.seat(seat_text, value))
                     self._zone(cards, expected, value, seat_text,
                                f"{spec['label']} of Player {seat_text}", fail)
             else:
-                self._zone(game.zone_cards(name, None), value, zones, name, spec["label"], fail)
+                self._zone(self._cards_in(name, None), value, zones, name, spec["label"], fail)
         if "destroyed" in want:
             events = game.state.log[self.log_start:]
             actual = Counter(game.rows[e[1]]["id"] for e in events if e[0] == "destroy")
