@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib.resources import as_file, files
 from pathlib import Path
 
-BUNDLED = ("era", "renaissance")
+BUNDLED = ("era", "renaissance", "era-of-kingdoms")
 
 
 def bundled_pack(name: str) -> Path | None:

@@ -1,0 +1,95 @@
+"""Era of Kingdoms, the second game on the same engine: what its scenarios cannot show.
+
+The rulebook's worked examples are scenario files in ``cards/era-of-kingdoms/scenarios/``
+(run by test_era_scenarios.py). Here: where setup puts the Age of Enlightenment for each
+player count and solo difficulty, and seeded random games at one to four players, which
+must end by the rules or at the step budget without a rules error while every card stays
+accounted for.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from decklore.cards import bundled_pack
+from decklore.compiler.scenarios import compiled_tables
+from decklore.runtime.agents import RandomAgent
+from decklore.runtime.engine import Game, StepBudgetExceeded
+from decklore.runtime.tables import Tables
+
+
+@cache
+def kingdoms() -> Tables:
+    pack = bundled_pack("era-of-kingdoms")
+    assert pack is not None
+    return compiled_tables(pack)
+
+
+def enlightenment_depth(game: Game) -> int:
+    """How many cards lie above the Age of Enlightenment in the Advanced deck."""
+    deck = game.zone_cards("advanced_deck", None)
+    finale = [i for i, card in enumerate(deck) if game.rows[card]["kind"] == "finale"]
+    assert len(finale) == 1
+    return finale[0]
+
+
+@pytest.mark.parametrize(("players", "depth"), [(2, 9), (3, 11), (4, 13)])
+def test_the_age_of_enlightenment_lies_deeper_with_more_players(players: int, depth: int) -> None:
+    for seed in range(3):
+        game = Game.new(kingdoms(), players, seed)
+        assert enlightenment_depth(game) == depth
+        assert len(game.zone_cards("advanced_deck", None)) == 22
+
+
+@pytest.mark.parametrize(("choice", "depth"), [("Normal", 5), ("Difficult", 7), ("Challenge", 9)])
+def test_solo_difficulty_sets_the_depth(choice: str, depth: int) -> None:
+    game = Game.new(kingdoms(), 1, 4)
+    assert game.state.players == 2  # the Shadow Kingdom takes the second seat
+    actions = game.legal_actions()
+    game.apply(next(a.index for a in actions if a.description.startswith(choice)))
+    assert enlightenment_depth(game) == depth
+
+
+@pytest.mark.parametrize(("players", "box", "riches"), [(1, 0, 2), (2, 24, 2), (3, 11, 3), (4, 0, 3)])
+def test_setup_by_player_count(players: int, box: int, riches: int) -> None:
+    game = Game.new(kingdoms(), players, 7)
+    if players == 1:
+        game.apply(0)  # the solo player's difficulty comes first
+    assert len(game.zone_cards("box", None)) == box
+    for seat in range(game.state.players):
+        assert len(game.zone_cards("treasury", seat)) == riches
+
+
+def check(game: Game) -> None:
+    game.state.check()
+    for name, spec in game.program.counters.items():
+        assert min(game.state.counters[name]) >= spec["min"], name
+    placed = sum(len(cards) for per in game.state.zones.values() for cards in per)
+    assert placed == len(game.state.cards) == 225
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_random_games_end_cleanly(players: int) -> None:
+    """Random players end by the rules or at the step budget; never with a rules error."""
+    ended = 0
+    for seed in range(3):
+        game = Game.new(kingdoms(), players, seed)
+        agents = [RandomAgent(seed * 7 + i) for i in range(game.state.players)]
+        decisions = 0
+        try:
+            while not game.terminal:
+                player = game.current_player()
+                assert player is not None
+                game.apply(agents[player].choose(game))
+                decisions += 1
+                if decisions % 50 == 0:
+                    check(game)
+        except StepBudgetExceeded:
+            pass
+        check(game)
+        assert game.result is not None
+        assert "error" not in game.result or game.result["reason"] == "step budget"
+        ended += game.result["reason"] != "step budget"
+    assert ended >= (1 if players >= 3 else 0)
