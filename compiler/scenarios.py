@@ -205,9 +205,10 @@ class _Runner:
         except ScenarioError as exc:
             self.problems.append(exc)
         player = int(start["player"]) - 1
-        if not 0 <= player < players:
+        seats = game.state.players  # automated seats included
+        if not 0 <= player < seats:
             raise ScenarioError(self.span(start, "player"), f"seat {player + 1} does not "
-                                f"exist: this game has {players} players")
+                                f"exist: this game has {seats} seats")
         try:
             game.start_at(str(start["at"]), player, turn=int(start.get("turn", 1)),
                           round_=int(start.get("round", 1)))

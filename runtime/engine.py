@@ -130,6 +130,8 @@ class Game:
         for depth, (flow_id, child_index) in enumerate(chain):
             flow = self.program.flows[flow_id]
             frame = _flow_frame(self, flow, player if flow.kind == "turn" else None)
+            if flow.kind == "turn" and depth == 0:
+                frame["free"] = True  # a turn outside any round repeats in seat order
             if depth == len(chain) - 1:
                 if flow.kind == "turn":
                     info["turn"] = turn - 1

@@ -202,7 +202,7 @@ def test_every_problem_of_a_position_is_reported_in_one_run(in_tmp: Path) -> Non
     assert [line.split(": error")[0] for line in lines] == [
         "bad.yaml:5:7", "bad.yaml:9:19", "bad.yaml:10:7", "bad.yaml:11:5"]
     assert "no card 'pyramdi' in era (did you mean 'pyramid'?)" in lines[1]
-    assert "seat 3 does not exist: this game has 2 players" in lines[2]
+    assert "seat 3 does not exist: this game has 2 seats" in lines[2]
     assert "no zone 'pley' in the rules (did you mean 'play'?)" in lines[3]
 
 
