@@ -163,7 +163,7 @@ class _Runner:
         assert self.game is not None
         if not 1 <= seat <= self.game.state.players:
             raise ScenarioError(self.key_span(container, text), f"seat {seat} does not exist: "
-                                f"this game has {self.game.state.players} players")
+                                f"this game has {self.game.state.players} seats")
         return seat - 1
 
     def zone_spec(self, name: str, container: Any) -> dict[str, Any]:

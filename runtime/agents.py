@@ -118,10 +118,10 @@ def evaluate(game: Game, player: int, weights: Weights) -> float:
         return total
 
     others = [p for p in range(state.players) if p != player]
-    mine = worth(player)
+    own_worth = worth(player)
     if not others:
-        return mine
-    return mine - weights.opponents * sum(worth(p) for p in others) / len(others)
+        return own_worth
+    return own_worth - weights.opponents * sum(worth(p) for p in others) / len(others)
 
 
 class GreedyAgent:
@@ -137,7 +137,7 @@ class GreedyAgent:
     name = "greedy"
 
     def __init__(self, seed: int, weights: Weights, *, depth: int = 3,
-                 trials: int = 120) -> None:
+                 trials: int = 90) -> None:
         self.rng = Rng(seed)
         self.weights = weights
         self.depth = depth

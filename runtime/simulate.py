@@ -159,9 +159,9 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
         return 0.0, 0.0
     p = wins / games
     denominator = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denominator
+    middle = (p + z * z / (2 * games)) / denominator
     spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
-    return max(0.0, centre - spread), min(1.0, centre + spread)
+    return max(0.0, middle - spread), min(1.0, middle + spread)
 
 
 def summarize(records: Sequence[GameRecord], players: int) -> dict[str, Any]:

@@ -81,8 +81,7 @@ class GameState:
         twin.rng = self.rng.clone()
         twin.decks = list(self.decks)
         twin.shared_zones = list(self.shared_zones)
-        twin.cards = [{k: list(v) if type(v) is list else v for k, v in c.items()}
-                      for c in self.cards]
+        twin.cards = [_copy_card(c) for c in self.cards]
         twin.zones = {k: [list(z) for z in v] for k, v in self.zones.items()}
         twin.counters = {k: list(v) for k, v in self.counters.items()}
         twin.flags = {k: list(v) for k, v in self.flags.items()}
@@ -133,6 +132,19 @@ class GameState:
         for instance, card in enumerate(self.cards):
             if seen.get(instance) != (card["zone"], card["player"]):
                 raise StateError(f"card instance {instance} is not where it says")
+
+
+CARD_LISTS = ("above", "under", "seen")
+"""The keys of a card's record that hold lists (the rest are plain values)."""
+
+
+def _copy_card(card: dict[str, Any]) -> dict[str, Any]:
+    twin = card.copy()
+    for key in CARD_LISTS:
+        value = twin.get(key)
+        if value is not None:
+            twin[key] = list(value)
+    return twin
 
 
 def _copy_plain(value: Any) -> Any:

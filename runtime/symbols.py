@@ -36,7 +36,7 @@ class Unit:
     cards: tuple[Card, ...]
     controller: int
     attached: tuple[Card, ...] = ()
-    """Cards tucked under the unit whose kind counts there (a plague under a land)."""
+    """Cards tucked under the unit whose kind counts there (an attachment under its host)."""
 
     @property
     def top(self) -> Card:
