@@ -191,7 +191,8 @@ def _plain(value: Any, icons: _Icons) -> str:
     if isinstance(value, list):
         return ", ".join(f"{e['count']} {icons.name(e['symbol'])}" for e in value)
     if isinstance(value, dict) and "symbol" in value:
-        return f"{icons.name(value['symbol'])} {value.get('value') or ''}".strip()
+        bonus = f" +{value['per_stacked']}" if value.get("per_stacked") else ""
+        return f"{icons.name(value['symbol'])} {value.get('value') or ''}".strip() + bonus
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
@@ -295,21 +296,28 @@ def _symbols_text(entries: list[dict[str, Any]], icons: _Icons) -> str:
 
 def render_list(tables: dict[str, Any], fmt: str, theme: str = "standard",
                 overrides: dict[str, str] | None = None) -> str:
-    """The card list per deck, with totals, as HTML, Markdown or CSV."""
+    """The card list per deck, with totals, as HTML, Markdown or CSV.
+
+    Columns are the pack's own fields under their labels (a Level or a Cost), and a column
+    no card of a deck uses is left out, so each game's list reads like its own cards.
+    """
+    icons = _Icons.of(tables)
     rows = list_rows(tables)
+    fields = [spec for spec in tables["card_fields"] if spec.get("face") != "none"]
     if fmt == "csv":
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["deck", "id", "name", "kind", "copies", "cost", "cost2", "locks",
-                         "keys", "symbols", "defense", "stars", "unique", "text"])
+        writer.writerow(["deck", "id", "name", "kind", "copies",
+                         *(spec["name"] for spec in fields), "locks", "keys", "symbols",
+                         "unique", "text"])
+        cards = {card["id"]: card for card in tables["cards"]}
         for r in rows:
-            defense = "" if not r["defense"] else (
-                f"{r['defense']['name']} {r['defense']['value'] or ''}".strip() +
-                (f" +{r['defense']['bonus']}" if r["defense"]["bonus"] else ""))
+            card = cards[r["id"]]
             writer.writerow([r["deck_name"], r["id"], r["name"], r["kind"] or "", r["copies"],
-                             _blank(r["cost"]), _blank(r["cost2"]), " ".join(r["lock_letters"]),
-                             " ".join(r["key_letters"]), r["symbols_text"], defense, r["stars"],
-                             "yes" if r["unique"] else "", str(r["text"].striptags())])
+                             *(_cell(card.get(spec["name"]), icons) for spec in fields),
+                             " ".join(r["lock_letters"]), " ".join(r["key_letters"]),
+                             r["symbols_text"], "yes" if r["unique"] else "",
+                             str(r["text"].striptags())])
         return out.getvalue()
     decks = []
     for deck in tables["decks"]:
@@ -321,24 +329,35 @@ def render_list(tables: dict[str, Any], fmt: str, theme: str = "standard",
         decks.append({"deck": deck, "rows": deck_rows,
                       "total": sum(r["copies"] for r in deck_rows), "kinds": kinds})
     template = "list.md.j2" if fmt == "md" else "list.html.j2"
+    labels = {face: specs[0]["label"] for face, specs in _fields_by_face(tables).items()
+              if specs and specs[0].get("label")}
     return environment(overrides).get_template(template).render(
-        pack=tables["pack"], decks=decks, **_styles(theme, overrides))
+        pack=tables["pack"], decks=decks, labels=labels, **_styles(theme, overrides))
 
 
-def _blank(value: Any) -> str:
-    return "" if value is None else str(value)
+def _cell(value: Any, icons: _Icons) -> str:
+    """A field's value as plain text for a CSV cell: empty when the card leaves it empty."""
+    if value is None or value == [] or value is False:
+        return ""
+    if value is True:
+        return "yes"
+    return _plain(value, icons)
 
 
 def render_legend(tables: dict[str, Any], fmt: str = "html", theme: str = "standard",
                   overrides: dict[str, str] | None = None) -> str:
-    """Every symbol of the pack with its icon and meaning."""
+    """Every symbol of the pack with its icon and meaning, and the marks its cards use."""
     icons = _Icons.of(tables)
     symbols = [{"id": s["id"].split(":")[-1], "name": s["name"], "kind": s["kind"],
                 "meaning": rich_text(s["meaning"], icons), "icon": icons.svg(s["id"])}
                for s in tables["symbols"]]
+    printed = [item for card in tables["cards"] for item in card.get("symbols") or ()]
+    uses = {"arrow": any(item["to"] != "self" for item in printed),
+            "dash": any(item["per_stacked"] for item in printed),
+            "lock": any(item["lock"] for item in printed)}
     template = "legend.md.j2" if fmt == "md" else "legend.html.j2"
     return environment(overrides).get_template(template).render(
-        pack=tables["pack"], symbols=symbols, **_styles(theme, overrides))
+        pack=tables["pack"], symbols=symbols, uses=uses, **_styles(theme, overrides))
 
 
 def render_reference(tables: dict[str, Any], fmt: str = "html", theme: str = "standard",

@@ -52,7 +52,8 @@ def test_solo_difficulty_sets_the_depth(choice: str, depth: int) -> None:
     assert enlightenment_depth(game) == depth
 
 
-@pytest.mark.parametrize(("players", "box", "riches"), [(1, 0, 2), (2, 24, 2), (3, 11, 3), (4, 0, 3)])
+@pytest.mark.parametrize(("players", "box", "riches"),
+                         [(1, 0, 2), (2, 24, 2), (3, 11, 3), (4, 0, 3)])
 def test_setup_by_player_count(players: int, box: int, riches: int) -> None:
     game = Game.new(kingdoms(), players, 7)
     if players == 1:

@@ -46,6 +46,21 @@ def test_golden_sheets(mini_tables: dict[str, Any], sheet: str, fmt: str,
     assert text == path.read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize(("sheet", "fmt"), [
+    ("list", "md"), ("legend", "md"), ("legend", "html"), ("reference", "md")])
+def test_golden_era_of_kingdoms_sheets(sheet: str, fmt: str, update_golden: bool) -> None:
+    """The second bundled game's printed data: every card, its symbols (no ERA-only marks in
+    its legend) and its turn reference, reviewed as text when the pack changes."""
+    tables = compile_pack(ROOT / "cards" / "era-of-kingdoms").tables
+    text = render(tables, sheet, fmt, PrintOptions())
+    path = GOLDEN / f"era-of-kingdoms-{sheet}.{fmt}"
+    if update_golden:
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
+    if sheet == "legend" and fmt == "html":
+        assert "Arrow up" not in text and "Dash" not in text
+
+
 def test_card_text_tokens_become_icons_and_text_is_escaped(
         mini_tables: dict[str, Any]) -> None:
     from decklore.compiler.sheets import _Icons
