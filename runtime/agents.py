@@ -124,6 +124,30 @@ def evaluate(game: Game, player: int, weights: Weights) -> float:
     return own_worth - weights.opponents * sum(worth(p) for p in others) / len(others)
 
 
+NO_OP = -WIN / 2
+"""What the greedy agent makes of an answer that leads back to a question it has already
+answered since the game last changed: taking it again could go round for ever."""
+
+QUIET = frozenset({"decide", "forced", "say"})
+"""Log events that change nothing in the game: answers and lines of text."""
+
+
+def _last_change(game: Game) -> int:
+    """The position in the log of the last event that changed the game."""
+    log = game.state.log
+    at = len(log) - 1
+    while at >= 0 and log[at][0] in QUIET:
+        at -= 1
+    return at
+
+
+def _question(game: Game) -> str | None:
+    pending = game.state.pending
+    if pending is None:
+        return None
+    return f"{pending['player']}|{pending['label']}|{pending['options']!r}"
+
+
 class GreedyAgent:
     """Takes the action whose result the pack's weights like best.
 
@@ -142,6 +166,8 @@ class GreedyAgent:
         self.weights = weights
         self.depth = depth
         self.trials = trials
+        self._mark = -1
+        self._asked: set[str] = set()
 
     def choose(self, game: Game) -> int:
         count = game.option_count()
@@ -150,6 +176,12 @@ class GreedyAgent:
         player = game.current_player()
         assert player is not None
         self._left = self.trials
+        mark = _last_change(game)
+        if mark != self._mark:
+            self._mark, self._asked = mark, set()
+        question = _question(game)
+        assert question is not None
+        self._asked.add(question)
         best: list[int] = []
         top = float("-inf")
         for index in range(count):
@@ -164,6 +196,9 @@ class GreedyAgent:
         trial = game.clone()
         trial.apply(index)
         self._left -= 1
+        if (not trial.terminal and _question(trial) in self._asked
+                and _last_change(trial) == self._mark):
+            return NO_OP
         here = evaluate(trial, player, self.weights)
         if (depth <= 1 or trial.terminal or trial.current_player() != player
                 or self._left < trial.option_count()):
