@@ -196,7 +196,7 @@ def _show(console: Any, game: Game, viewer: int | None, since: int) -> None:
     from rich.panel import Panel
     from rich.table import Table
 
-    from decklore.runtime.describe import event_text, visible
+    from decklore.runtime.describe import event_text
 
     lines = [t for e in game.state.log[since:] if (t := event_text(game, e, viewer))]
     if lines:
@@ -218,43 +218,59 @@ def _show(console: Any, game: Game, viewer: int | None, since: int) -> None:
         table.add_row(f"{symbols[sid]} symbols",
                       *[str(p["symbols"].get(sid, 0)) for p in obs["players"]])
     counters = obs["players"][0]["counters"]
-    for name in counters:
-        label = game.program.counters[name]["label"]
-        table.add_row(label, *[str(p["counters"][name]) for p in obs["players"]])
+    for name in counters:  # a counter at 0 for everyone says nothing
+        values = [p["counters"][name] for p in obs["players"]]
+        if any(values):
+            label = game.program.counters[name]["label"]
+            table.add_row(label, *[str(v) for v in values])
+    shared = []
     for name, spec in game.program.zones.items():
         if spec["per"] != "player":
+            cards = game.zone_cards(name, None)
+            if cards:
+                shared.append((spec["label"], _cards_text(game, cards, viewer)))
             continue
-        cells = []
-        for seat in range(game.state.players):
-            cards = game.zone_cards(name, seat)
-            seen = []
-            for c in cards:
-                if not visible(game, c, viewer) or game.state.cards[c].get("base") is not None:
-                    continue
-                text = str(game.rows[c]["name"])
-                above = game.state.cards[c].get("above")
-                if above:
-                    text += f" ×{len(above) + 1}"
-                under = game.state.cards[c].get("under") or []
-                if under:  # kept cards: their names only for whoever may see them
-                    names = [str(game.rows[u]["name"]) for u in under
-                             if visible(game, u, viewer)]
-                    text += f" [{', '.join(names)}" if names else " ["
-                    rest = len(under) - len(names)
-                    text += (", " if names and rest else "") + (
-                        f"{rest} face down" if rest else "") + "]"
-                seen.append(text)
-            hidden = sum(1 for c in cards if not visible(game, c, viewer))
-            text = ", ".join(seen[:12]) + (f" …+{len(seen) - 12}" if len(seen) > 12 else "")
-            if hidden:
-                text += (", " if text else "") + f"{hidden} face down"
-            cells.append(text or "—")
-        table.add_row(spec["label"], *cells)
+        cells = [_cards_text(game, game.zone_cards(name, seat), viewer)
+                 for seat in range(game.state.players)]
+        if any(cells):  # an empty zone of every player is left out
+            table.add_row(spec["label"], *[cell or "—" for cell in cells])
     console.print(table)
+    if shared:
+        console.print("  ·  ".join(f"[b]{label}[/b]: {text}" for label, text in shared))
     if game.terminal:
         result = obs["result"] or {}
         winners = ", ".join(f"Player {w + 1}" for w in result.get("winners", [])) or "Nobody"
         console.print(Panel(f"{winners} won: {result.get('reason', '')}", title="Game over"))
+
+
+def _cards_text(game: Game, cards: list[int], viewer: int | None) -> str:
+    """A zone's cards as the viewer may see them: names, stacks, what lies under, face down."""
+    from decklore.runtime.describe import visible
+
+    seen = []
+    for c in cards:
+        if not visible(game, c, viewer) or game.state.cards[c].get("base") is not None:
+            continue
+        text = str(game.rows[c]["name"])
+        above = game.state.cards[c].get("above")
+        if above:  # a stack: "Hamlet ×3" when all alike, else top first ("Farm on Field")
+            names = [str(game.rows[u]["name"]) for u in reversed(above)]
+            text = (f"{text} ×{len(above) + 1}" if all(n == text for n in names)
+                    else " on ".join([*names, text]))
+        under = game.state.cards[c].get("under") or []
+        if under:  # kept cards: their names only for whoever may see them
+            names = [str(game.rows[u]["name"]) for u in under
+                     if visible(game, u, viewer)]
+            text += f" [{', '.join(names)}" if names else " ["
+            rest = len(under) - len(names)
+            text += (", " if names and rest else "") + (
+                f"{rest} face down" if rest else "") + "]"
+        seen.append(text)
+    hidden = sum(1 for c in cards if not visible(game, c, viewer))
+    text = ", ".join(seen[:12]) + (f" …+{len(seen) - 12}" if len(seen) > 12 else "")
+    if hidden:
+        text += (", " if text else "") + f"{hidden} face down"
+    return text
 
 
 def _ask(console: Any, game: Game, save: Path | None) -> int | None:
