@@ -8,6 +8,8 @@ decisions per second; ERA asks for far fewer decisions per game, so steps per se
 printed too. Run with --profile to see where the time goes.
 
     python benchmarks/playouts.py [--games 200] [--greedy-games 20] [--profile]
+    python benchmarks/playouts.py --pack era-of-kingdoms --players 3 --games 20 \
+        --greedy-games 2 --budget 100000
 
 Random play can starve ERA (every card committed to the build pile, nothing bought, no rule
 to move the game on); those games run until the step budget, so the random rows are also
@@ -29,18 +31,19 @@ from decklore.runtime.simulate import deal_decks
 from decklore.runtime.tables import Tables
 
 
-def run(tables: Tables, games: int, kind: str, budget: int) -> list[dict[str, float]]:
+def run(tables: Tables, games: int, kind: str, budget: int,
+        players: int = 2) -> list[dict[str, float]]:
     """One row for all games, then one for the games won and one for those that starved."""
     totals = {name: {"games": 0, "decisions": 0, "steps": 0, "seconds": 0.0}
               for name in ("all", "won", "starved")}
     for seed in range(games):
         start = time.perf_counter()
-        game = Game.new(tables, 2, seed, deal_decks(tables, 2, seed), budget=budget)
-        if kind == "random":
-            agents = [RandomAgent(seed * 2 + 1), RandomAgent(seed * 2 + 2)]
-        else:
-            weights = Weights.from_tables(tables.raw)
-            agents = [GreedyAgent(seed * 2 + 1, weights), GreedyAgent(seed * 2 + 2, weights)]
+        game = Game.new(tables, players, seed, deal_decks(tables, players, seed) or None,
+                        budget=budget)
+        seats = range(game.state.players)
+        weights = Weights.from_tables(tables.raw)
+        agents = [RandomAgent(seed * 7 + i) if kind == "random"
+                  else GreedyAgent(seed * 7 + i, weights) for i in seats]
         try:
             while not game.terminal:
                 player = game.current_player()
@@ -76,21 +79,23 @@ def main() -> None:
     parser.add_argument("--greedy-games", type=int, default=20)
     parser.add_argument("--budget", type=int, default=20_000,
                         help="step budget per game (random play can starve ERA)")
+    parser.add_argument("--pack", default="era", help="a bundled pack (era, era-of-kingdoms)")
+    parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
-    pack = bundled_pack("era")
-    assert pack is not None
+    pack = bundled_pack(args.pack)
+    assert pack is not None, f"no bundled pack {args.pack}"
     tables = compiled_tables(pack)
-    Game.new(tables, 2, 0)  # build the program once, outside the timings
+    Game.new(tables, args.players, 0)  # build the program once, outside the timings
     if args.profile:
-        cProfile.runctx("run(tables, args.games, 'random', args.budget)", globals(),
+        cProfile.runctx("run(tables, args.games, 'random', args.budget, args.players)", globals(),
                         {"run": run, "tables": tables, "args": args}, "/tmp/playouts.prof")
         pstats.Stats("/tmp/playouts.prof").sort_stats("tottime").print_stats(15)
         return
     print(f"{'agents':<26}{'games':>7}{'seconds':>9}{'games/s':>9}{'decisions/s':>13}"
           f"{'steps/s':>10}{'dec/game':>10}")
     for kind, games in (("random", args.games), ("greedy", args.greedy_games)):
-        for r in run(tables, games, kind, args.budget):
+        for r in run(tables, games, kind, args.budget, args.players):
             print(f"{r['label']:<26}{r['games']:>7}{r['seconds']:>9.2f}{r['games/s']:>9.1f}"
                   f"{r['decisions/s']:>13,.0f}{r['steps/s']:>10,.0f}"
                   f"{r['decisions/game']:>10.1f}")

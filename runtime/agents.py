@@ -151,10 +151,10 @@ def _question(game: Game) -> str | None:
 class GreedyAgent:
     """Takes the action whose result the pack's weights like best.
 
-    It looks one decision ahead, and on through the player's own next decisions while they
-    follow at once (up to ``depth`` decisions and ``trials`` positions in all): "play a
-    card" is worth what the best card to play is worth, not the unchanged position of the
-    question that follows it.  Ties (most decisions change nothing the weights see) go to a
+    It looks one decision ahead, and on through the player's own next decisions while an
+    answer changes nothing but the question (up to ``depth`` decisions and ``trials``
+    positions in all): "play a card" is worth what the best card to play is worth, not the
+    unchanged position of the question that follows it.  Ties (most decisions change nothing the weights see) go to a
     seeded random pick among the best, so the agent still explores.
     """
 
@@ -201,8 +201,9 @@ class GreedyAgent:
             return NO_OP
         here = evaluate(trial, player, self.weights)
         if (depth <= 1 or trial.terminal or trial.current_player() != player
+                or _last_change(trial) != _last_change(game)
                 or self._left < trial.option_count()):
-            return here
+            return here  # the answer changed the game (or it is someone else's turn)
         return max(self._value(trial, i, player, depth - 1)
                    for i in range(trial.option_count()))
 
