@@ -94,3 +94,22 @@ def test_random_games_end_cleanly(players: int) -> None:
         assert "error" not in game.result or game.result["reason"] == "step budget"
         ended += game.result["reason"] != "step budget"
     assert ended >= (1 if players >= 3 else 0)
+
+
+def test_a_game_saved_mid_turn_resumes_exactly() -> None:
+    """Same seed and choices, same game; a game saved in the middle of a decision (a solo
+    game, so the Shadow Kingdom's turns are in it) goes on exactly as the unsaved one."""
+    def play(game: Game, agent: RandomAgent, decisions: int) -> None:
+        for _ in range(decisions):
+            if game.terminal:
+                return
+            game.apply(agent.choose(game))
+
+    straight, agent = Game.new(kingdoms(), 1, 21), RandomAgent(5)
+    play(straight, agent, 400)
+    first, agent = Game.new(kingdoms(), 1, 21), RandomAgent(5)
+    play(first, agent, 150)
+    resumed = Game.from_json(kingdoms(), first.to_json())
+    play(resumed, agent, 250)
+    assert resumed.log_hash() == straight.log_hash()
+    assert resumed.state.info["turn"] == straight.state.info["turn"] > 10
