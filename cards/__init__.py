@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib.resources import as_file, files
 from pathlib import Path
 
-BUNDLED = ("era", "renaissance", "era-of-kingdoms")
+BUNDLED = ("era", "renaissance", "era-of-kingdoms", "era-of-kingdoms-trade-route")
 
 
 def bundled_pack(name: str) -> Path | None:

@@ -113,3 +113,29 @@ def test_a_game_saved_mid_turn_resumes_exactly() -> None:
     play(resumed, agent, 250)
     assert resumed.log_hash() == straight.log_hash()
     assert resumed.state.info["turn"] == straight.state.info["turn"] > 10
+
+
+@pytest.mark.parametrize("players", [1, 3])
+def test_trade_route_games_end_cleanly(players: int) -> None:
+    """The Trade Route mod on the same engine: random games keep every card accounted for
+    (the six Trade Route cards join the Basic deck) and end without a rules error."""
+    pack = bundled_pack("era-of-kingdoms-trade-route")
+    assert pack is not None
+    tables = compiled_tables(pack)
+    game = Game.new(tables, players, 3, budget=40_000)
+    board = sum(len(game.zone_cards(z, None))
+                for z in ("route_basic", "route_intermediate", "route_advanced"))
+    agents = [RandomAgent(30 + i) for i in range(game.state.players)]
+    try:
+        while not game.terminal:
+            player = game.current_player()
+            assert player is not None
+            game.apply(agents[player].choose(game))
+    except StepBudgetExceeded:
+        pass
+    game.state.check()
+    assert sum(len(cards) for per in game.state.zones.values() for cards in per) == 231
+    if players > 1:  # solo stops first at the difficulty, before the board is laid out
+        assert board == 10
+    assert game.result is not None
+    assert "error" not in game.result or game.result["reason"] == "step budget"
