@@ -154,8 +154,9 @@ class GreedyAgent:
     It looks one decision ahead, and on through the player's own next decisions while an
     answer changes nothing but the question (up to ``depth`` decisions and ``trials``
     positions in all): "play a card" is worth what the best card to play is worth, not the
-    unchanged position of the question that follows it.  Ties (most decisions change nothing the weights see) go to a
-    seeded random pick among the best, so the agent still explores.
+    unchanged position of the question that follows it.  Ties (most decisions change
+    nothing the weights see) go to a seeded random pick among the best, so the agent still
+    explores.
     """
 
     name = "greedy"
