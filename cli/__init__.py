@@ -250,7 +250,7 @@ def _write_sheet(tables: dict[str, Any], sheet: str, fmt: str, options: Any, eng
 
 @cli.command(name="print")
 @click.argument("pack")
-@click.option("--sheet", type=click.Choice(["cards", "list", "reference", "legend"]),
+@click.option("--sheet", type=click.Choice(["cards", "list", "reference", "guide", "legend"]),
               default="cards", show_default=True, help="What to print.")
 @click.option("--format", "fmt", type=click.Choice(["pdf", "html", "md", "csv"]),
               default="pdf", show_default=True, help="Output format.")
@@ -262,7 +262,7 @@ def _write_sheet(tables: dict[str, Any], sheet: str, fmt: str, options: Any, eng
 def print_command(pack: str, sheet: str, fmt: str, output: Path | None, paper: str,
                   card_size: str, duplex: str, back_offset: str, theme: str, print_shop: bool,
                   bleed: str, alignment_page: bool, engine: str, cache: bool) -> None:
-    """Print one sheet of PACK: cards, card list, turn reference or symbol legend."""
+    """Print one sheet of PACK: cards, card list, turn reference, turn guide or legend."""
     from decklore.compiler.layout import LayoutError
     from decklore.compiler.pdf import PdfError
     from decklore.compiler.sheets import FORMATS
@@ -274,6 +274,10 @@ def print_command(pack: str, sheet: str, fmt: str, output: Path | None, paper: s
     result = _compile(pack, "text", cache, False)
     if result is None:
         sys.exit(EXIT_INVALID)
+    if sheet == "guide" and not _has_guide(result.tables):
+        click.echo("error: this pack's rules have no turn with phases to make a turn guide of",
+                   err=True)
+        sys.exit(EXIT_INVALID)
     target = output or Path("build") / result.summary["id"] / f"{sheet}.{fmt}"
     try:
         for path in _write_sheet(result.tables, sheet, fmt, options, engine, target):
@@ -284,7 +288,14 @@ def print_command(pack: str, sheet: str, fmt: str, output: Path | None, paper: s
 
 
 BUILD_SHEETS = (("cards", "pdf"), ("list", "pdf"), ("list", "md"), ("list", "csv"),
-                ("reference", "pdf"), ("reference", "md"), ("legend", "pdf"), ("legend", "md"))
+                ("reference", "pdf"), ("reference", "md"), ("guide", "pdf"), ("guide", "md"),
+                ("legend", "pdf"), ("legend", "md"))
+
+
+def _has_guide(tables: dict[str, Any]) -> bool:
+    from decklore.compiler.turn_guide import turn_guide
+
+    return turn_guide(tables.get("rules")) is not None
 
 
 @cli.command()
@@ -316,12 +327,14 @@ def build(pack: str, out_dir: Path, no_sheets: bool, paper: str, card_size: str,
     if not no_sheets:
         show = fmt == "text" and sys.stderr.isatty()
         try:
+            sheets = [(sheet, kind) for sheet, kind in BUILD_SHEETS
+                      if sheet != "guide" or _has_guide(result.tables)]
             with _progress_bar(show, "printing sheets") as advance:
-                for done, (sheet, kind) in enumerate(BUILD_SHEETS, start=1):
+                for done, (sheet, kind) in enumerate(sheets, start=1):
                     written += _write_sheet(result.tables, sheet, kind, options, engine,
                                             target / f"{sheet}.{kind}")
                     if advance is not None:
-                        advance(done, len(BUILD_SHEETS))
+                        advance(done, len(sheets))
         except (LayoutError, PdfError) as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(EXIT_INVALID)

@@ -21,10 +21,12 @@ from markupsafe import Markup, escape
 
 from decklore.compiler.layout import Box, PrintShopLayout, SheetLayout, sheet_layout
 from decklore.compiler.rules_english import outline
+from decklore.compiler.turn_guide import turn_guide
 
-SHEETS = ("cards", "list", "reference", "legend")
+SHEETS = ("cards", "list", "reference", "guide", "legend")
 FORMATS = {"cards": ("html", "pdf"), "list": ("html", "pdf", "md", "csv"),
-           "reference": ("html", "pdf", "md"), "legend": ("html", "pdf", "md")}
+           "reference": ("html", "pdf", "md"), "guide": ("html", "pdf", "md"),
+           "legend": ("html", "pdf", "md")}
 THEMES = ("standard", "ink-saver")
 _TOKEN = re.compile(r"\{([a-z][a-z0-9_]*(?::[a-z][a-z0-9_]*)?)\}")
 
@@ -66,7 +68,9 @@ def environment(overrides: dict[str, str] | None = None) -> ImmutableSandboxedEn
         return extra[name] if name in extra else _template_source(name)
 
     env = ImmutableSandboxedEnvironment(
-        loader=FunctionLoader(load), autoescape=True, undefined=StrictUndefined,
+        # Markdown is not HTML: escaping it would print "King&#39;s Arms".
+        loader=FunctionLoader(load), autoescape=lambda name: not (name or "").endswith(".md.j2"),
+        undefined=StrictUndefined,
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
     )
     env.filters["mm"] = lambda v: f"{float(v):.3f}mm"
@@ -376,6 +380,21 @@ def render_reference(tables: dict[str, Any], fmt: str = "html", theme: str = "st
         pack=tables["pack"], sections=view, **_styles(theme, overrides))
 
 
+def render_guide(tables: dict[str, Any], fmt: str, options: PrintOptions,
+                 overrides: dict[str, str] | None = None) -> str:
+    """The player turn guide: one card per seat at the chosen card size (see turn_guide)."""
+    guide = turn_guide(tables.get("rules"))
+    if guide is None:
+        raise ValueError("this pack's rules have no turn with phases to make a guide of")
+    layout = sheet_layout(options.paper, options.card_size, custom_card=options.custom_card)
+    width, height = layout.card
+    template = "guide.md.j2" if fmt == "md" else "guide.html.j2"
+    return environment(overrides).get_template(template).render(
+        pack=tables["pack"], guide=guide,
+        copies=max(1, (tables["pack"].get("players") or {}).get("max", 1)),
+        width=f"{width:g}", height=f"{height:g}", **_styles(options.theme, overrides))
+
+
 def render_changelog(diff: Any, tables: dict[str, Any], theme: str = "standard",
                      overrides: dict[str, str] | None = None) -> str:
     """The changes between two packs as a printable sheet (``decklore diff --format``)."""
@@ -427,4 +446,6 @@ def render(tables: dict[str, Any], sheet: str, fmt: str, options: PrintOptions,
         return render_list(tables, source_fmt, options.theme, overrides)
     if sheet == "legend":
         return render_legend(tables, source_fmt, options.theme, overrides)
+    if sheet == "guide":
+        return render_guide(tables, source_fmt, options, overrides)
     return render_reference(tables, source_fmt, options.theme, overrides)

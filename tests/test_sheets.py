@@ -47,7 +47,7 @@ def test_golden_sheets(mini_tables: dict[str, Any], sheet: str, fmt: str,
 
 
 @pytest.mark.parametrize(("sheet", "fmt"), [
-    ("list", "md"), ("legend", "md"), ("legend", "html"), ("reference", "md")])
+    ("list", "md"), ("legend", "md"), ("legend", "html"), ("reference", "md"), ("guide", "md")])
 def test_golden_era_of_kingdoms_sheets(sheet: str, fmt: str, update_golden: bool) -> None:
     """The second bundled game's printed data: every card, its symbols (no ERA-only marks in
     its legend) and its turn reference, reviewed as text when the pack changes."""
@@ -59,6 +59,34 @@ def test_golden_era_of_kingdoms_sheets(sheet: str, fmt: str, update_golden: bool
     assert text == path.read_text(encoding="utf-8")
     if sheet == "legend" and fmt == "html":
         assert "Arrow up" not in text and "Dash" not in text
+
+
+def test_the_turn_guide_lists_each_phase_with_what_its_player_is_asked() -> None:
+    """Options of a menu are lines; what an answer leads to, and questions another player is
+    asked (the Shadow Kingdom's events fall to the solo player), are not; a phase that asks
+    nothing says what it does; steps are lines of their phase."""
+    from decklore.compiler.turn_guide import turn_guide
+
+    kingdoms = turn_guide(compile_pack(ROOT / "cards" / "era-of-kingdoms").tables["rules"])
+    assert kingdoms is not None
+    phases = {p.title: p for p in kingdoms.phases}
+    assert list(phases) == ["I. Actions", "II. Discard", "III. Upgrade", "IV. Draw"]
+    assert phases["I. Actions"].asks[-1] == "End the action phase"
+    assert "Card to play" not in phases["I. Actions"].asks
+    assert phases["IV. Draw"].asks == ("Advanced cards to draw", "Intermediate cards to draw")
+    assert phases["III. Upgrade"].asks == () and len(phases["III. Upgrade"].notes) == 2
+    era = turn_guide(compile_pack(ROOT / "cards" / "era").tables["rules"])
+    assert era is not None
+    steps = {p.title: p.asks for p in era.phases}["Card committing"]
+    assert steps[0] == "Commit cards to the build pile"
+    assert turn_guide(None) is None
+    assert turn_guide(compile_pack(MINI).tables["rules"]) is None  # its turn has no phases
+
+
+def test_markdown_sheets_are_not_html_escaped() -> None:
+    tables = compile_pack(ROOT / "cards" / "era-of-kingdoms").tables
+    text = render(tables, "list", "md", PrintOptions())
+    assert "King's Arms" in text and "&#39;" not in text
 
 
 def test_card_text_tokens_become_icons_and_text_is_escaped(
