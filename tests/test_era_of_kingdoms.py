@@ -93,7 +93,7 @@ def test_random_games_end_cleanly(players: int) -> None:
         assert game.result is not None
         assert "error" not in game.result or game.result["reason"] == "step budget"
         ended += game.result["reason"] != "step budget"
-    assert ended >= (1 if players >= 3 else 0)
+    assert ended >= (1 if players != 2 else 0)
 
 
 def test_a_game_saved_mid_turn_resumes_exactly() -> None:
