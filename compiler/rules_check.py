@@ -380,6 +380,8 @@ class RulesChecker:
         if isinstance(s, n.Move):
             ir = {"do": "move", "what": self._cards(s.what, scope),
                   "to": self._zone(s.to, scope), "facing": s.facing, "position": s.position}
+            if s.depth is not None:
+                ir["depth"] = self._typed(s.depth, scope, "number")[1]
         elif isinstance(s, n.Draw):
             ir = {"do": "draw", "count": self._typed(s.count, scope, "number")[1],
                   "from": self._zone(s.source, scope, filling=False),

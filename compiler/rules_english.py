@@ -231,7 +231,8 @@ class English:
 
     def _s_move(self, s: IR) -> Step:
         facing = f" face {s['facing']}" if s["facing"] else ""
-        position = f" on the {s['position']}" if s["position"] else ""
+        position = (f" with {self.expr(s['depth'])} cards above it" if s.get("depth")
+                    else f" on the {s['position']}" if s["position"] else "")
         return Step(f"Move {self.expr(s['what'])} to {self.expr(s['to'])}{facing}{position}.")
 
     def _s_draw(self, s: IR) -> Step:

@@ -247,7 +247,8 @@ def _simple(s: n.Statement) -> str | None:
     """The one-line form of a simple statement, or None for block statements."""
     if isinstance(s, n.Move):
         facing = f" face {s.facing}" if s.facing else ""
-        position = f" at {s.position}" if s.position else ""
+        position = (f" at depth {expr(s.depth)}" if s.depth is not None
+                    else f" at {s.position}" if s.position else "")
         return f"move {expr(s.what)} to {expr(s.to)}{facing}{position}"
     if isinstance(s, n.Draw):
         facing = f" face {s.facing}" if s.facing else ""

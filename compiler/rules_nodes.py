@@ -150,6 +150,9 @@ class Move:
     to: Expr
     facing: str | None = None
     position: str | None = None
+    """``top``, ``bottom``, ``depth`` (with ``depth``) or None."""
+    depth: Expr | None = None
+    """For ``at depth N``: how many cards lie above the first card moved."""
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 

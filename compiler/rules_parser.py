@@ -9,6 +9,7 @@ exceptions stop at this module: callers get a ``Program`` and diagnostics, nothi
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
 from typing import Any, ClassVar
@@ -31,7 +32,7 @@ KEYWORDS = (
     "pass", "while", "keep", "change", "once", "per", "max", "up", "at", "least", "exactly",
     "optional", "face", "top",
     "bottom", "not", "and", "or", "true", "false", "none", "count", "sum", "min", "any",
-    "all", "select", "in", "start", "down", "as", "random",
+    "all", "select", "in", "start", "down", "as", "random", "depth",
 )  # fmt: skip
 STATEMENT_WORDS = ("move", "draw", "shuffle", "reveal", "destroy", "stack", "tuck", "gain",
                    "spend", "set", "clear", "pay", "let", "do", "end", "fail", "log", "if",
@@ -39,6 +40,13 @@ STATEMENT_WORDS = ("move", "draw", "shuffle", "reveal", "destroy", "stack", "tuc
 DECLARATION_WORDS = ("zone", "counter", "flag", "const", "define", "action", "when", "win",
                      "lose", "eliminate", "score", "tiebreak", "game", "setup", "era", "round",
                      "turn", "phase", "step")
+
+
+@dataclass(frozen=True)
+class _Depth:
+    """``at depth N`` while a ``move`` is parsed; folded into its Move node."""
+
+    cards: n.Expr
 
 
 class _Indenter(Indenter):
@@ -165,8 +173,11 @@ class _Build(Transformer[Token, Any]):
     def facing(self, meta: Any, items: list[Any]) -> str:
         return str(items[1])
 
-    def position(self, meta: Any, items: list[Any]) -> str:
+    def at_end(self, meta: Any, items: list[Any]) -> str:
         return str(items[1])
+
+    def at_depth(self, meta: Any, items: list[Any]) -> _Depth:
+        return _Depth(items[0])
 
     def optional(self, meta: Any, items: list[Any]) -> bool:
         return True
@@ -183,6 +194,8 @@ class _Build(Transformer[Token, Any]):
 
     def move(self, meta: Any, items: list[Any]) -> n.Move:
         what, to, facing, position = items
+        if isinstance(position, _Depth):
+            return n.Move(what, to, facing, "depth", position.cards, span=self._s(meta))
         return n.Move(what, to, facing, position, span=self._s(meta))
 
     def draw(self, meta: Any, items: list[Any]) -> n.Draw:

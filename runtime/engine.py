@@ -379,7 +379,7 @@ class Game:
             self.memo.clear()
 
     def move(self, card: int, zone: str, player: int | None, *, top: bool | None = None,
-             face_up: bool | None = None) -> None:
+             face_up: bool | None = None, depth: int | None = None) -> None:
         """Move a card with every card stacked on it and every card tucked under it."""
         cards = self.state.cards
         row = cards[card]
@@ -395,7 +395,7 @@ class Game:
             "under", [])
         if top is None:
             top = bool(spec and spec["ordered"])
-        self.state.move(card, zone, player, top=top, face_up=face_up)
+        self.state.move(card, zone, player, top=top, face_up=face_up, depth=depth)
         row.pop("seen", None)
         self._log("move", card, zone, player, row["face_up"])
         if self.program.marks_cleared_on_move:
@@ -403,7 +403,8 @@ class Game:
         keep_stack = spec is not None and spec["stacks"]
         for other in above:
             cards[other].pop("seen", None)
-            self.state.move(other, zone, player, top=top, face_up=face_up)
+            self.state.move(other, zone, player, top=top, face_up=face_up,
+                            depth=None if depth is None else depth + 1)
             self._log("move", other, zone, player, cards[other]["face_up"])
             if not keep_stack:
                 cards[other].pop("base", None)
@@ -766,6 +767,14 @@ def _s_move(g: Game, s: Stmt, f: dict[str, Any]) -> None:
     zone, player = x["to"](g, env)
     face = None if x["facing"] is None else x["facing"] == "up"
     top = None if x["position"] is None else x["position"] == "top"
+    if x["position"] == "depth":  # the first card under N cards, the next one under it...
+        depth = x["depth"](g, env)
+        if type(depth) is not int or depth < 0:
+            raise RulesError(f"a card cannot go under {depth!r} cards: a depth is a whole "
+                             "number from 0 (the top)")
+        for offset, card in enumerate(cards):
+            g.move(card, zone, player, face_up=face, depth=depth + offset)
+        return
     for card in cards:
         g.move(card, zone, player, top=top, face_up=face)
 

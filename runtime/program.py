@@ -252,7 +252,7 @@ class Program:
         x: dict[str, Any] = {}
         if do == "move":
             x.update(what=e(s["what"]), to=self.location(s["to"]), facing=s.get("facing"),
-                     position=s.get("position"))
+                     position=s.get("position"), depth=self._opt(s.get("depth")))
         elif do == "draw":
             x.update(count=e(s["count"]), src=self.location(s["from"]),
                      to=self.location(s["to"]), facing=s.get("facing"))

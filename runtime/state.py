@@ -53,12 +53,15 @@ class GameState:
         return card["zone"], card["player"]
 
     def move(self, instance: int, zone: str, player: int | None, *, top: bool = True,
-             face_up: bool | None = None) -> None:
-        """Move one instance to a zone's top (or bottom), keeping every card in one place."""
+             face_up: bool | None = None, depth: int | None = None) -> None:
+        """Move one instance to a zone's top, its bottom, or under ``depth`` cards, keeping
+        every card in one place."""
         card = self.cards[instance]
         self.zone(card["zone"], card["player"]).remove(instance)
         target = self.zone(zone, player)
-        if top:
+        if depth is not None:
+            target.insert(min(max(depth, 0), len(target)), instance)
+        elif top:
             target.insert(0, instance)
         else:
             target.append(instance)

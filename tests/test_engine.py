@@ -357,6 +357,32 @@ win p when p.points >= 3
     assert not any(game.state.flags["tired"])
 
 
+def test_move_at_depth_puts_cards_under_that_many(tmp_path: Path) -> None:
+    """``at depth N``: the first card goes under N cards, the next under it, and a depth past
+    the bottom is the bottom ("the middle of the deck", "nine cards from the top")."""
+    game = play(tmp_path, """
+setup:
+  for each p in players():
+    move top(draw(p), 2) to hand(p)
+    move top_card(hand(p)) to draw(p) at depth 3
+    move hand(p) to draw(p) face down at depth 99
+round:
+  turn:
+    end game
+""")
+    for seat in range(2):
+        deck = game.zone_cards("draw", seat)
+        first, second = deck[3], deck[-1]
+        assert game.state.cards[first]["zone"] == "draw" and len(deck) == 7
+        assert game.state.cards[second]["face_up"] is False
+    with pytest.raises(RulesError, match=r"game.rules:11: a card cannot go under -1 cards: "
+                       r"a depth is a whole number from 0 \(the top\)"):
+        play(tmp_path / "bad", """
+setup:
+  move top_card(draw(player_at(1))) to used(player_at(1)) at depth 0 - 1
+""")
+
+
 def test_attachments_count_for_the_card_they_are_under(tmp_path: Path) -> None:
     manifest_extra = {"event": "counts_under: true"}
     rules = """
