@@ -703,6 +703,8 @@ class RulesChecker:
                 self.diags.warning("W150", f"comparing {_a(left_type)} with {_a(right_type)} "
                                    "is never equal", e.span, "compare values of one kind")
             return "bool", {"op": "eq" if e.op == "=" else "ne", "a": a, "b": b}
+        if e.op == "+":
+            return self._plus(e, scope)
         _, a = self._typed(e.left, scope, "number")
         _, b = self._typed(e.right, scope, "number")
         if e.op in ("<", "<=", ">", ">="):
@@ -710,6 +712,23 @@ class RulesChecker:
                             "a": a, "b": b}
         return "number", {"op": {"+": "add", "-": "sub", "*": "mul", "//": "div",
                                  "%": "mod"}[e.op], "a": a, "b": b}
+
+    def _plus(self, e: n.Binary, scope: _Scope) -> tuple[str, IR]:
+        """``+`` adds numbers, and joins cards (or players): ``lands(p) + people(p)`` is every
+        card of both, in that order, so one aggregate can go through them."""
+        left_type, a = self._expr(e.left, scope)
+        right_type, b = self._expr(e.right, scope)
+        for group, members in (("cards", ("card", "cards", "zone")),
+                               ("players", ("player", "players"))):
+            if (left_type in members and right_type in (*members, "any")) or (
+                    right_type in members and left_type == "any"):
+                return group, {"op": "join", "a": a, "b": b}
+        for side, kind in ((e.left, left_type), (e.right, right_type)):
+            if not _compatible(kind, "number"):
+                self.diags.error("R150", f"expected a number here, but this is {_a(kind)}",
+                                 side.span, "'+' adds two numbers, or joins cards to cards "
+                                 "(or players to players)")
+        return "number", {"op": "add", "a": a, "b": b}
 
     def _aggregate(self, e: n.Aggregate, scope: _Scope) -> tuple[str, IR]:
         source_type, source = self._collection(e.source, scope)

@@ -190,6 +190,9 @@ class English:
 
     _e_add = _e_sub = _e_mul = _e_div = _e_mod = _arith
 
+    def _e_join(self, e: IR) -> str:
+        return f"{self.expr(e['a'])} and {self.expr(e['b'])}"
+
     def _e_if(self, e: IR) -> str:
         return f"{self.expr(e['then'])} if {self.expr(e['cond'])}, otherwise " \
                f"{self.expr(e['else'])}"

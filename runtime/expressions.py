@@ -54,6 +54,15 @@ def _order(op: str) -> Callable[[Any, Any], bool]:
     return {"lt": lt, "le": le, "gt": gt, "ge": ge}[op]
 
 
+def _items(value: Any) -> list[Any]:
+    """Cards or players as a list: nothing is none, one card (or player) is one item."""
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return value
+    return [value]
+
+
 def _number(value: Any, what: str) -> int:
     if value is None:
         raise RulesError(f"{what} is none, where a number is needed")
@@ -156,6 +165,9 @@ class Compiler:
             return lambda g, env: compare(a(g, env), b(g, env))
         if op in ("add", "sub", "mul", "div", "mod"):
             return self._arith(op, self.expr(node["a"]), self.expr(node["b"]))
+        if op == "join":  # cards + cards, players + players: both, in order
+            a, b = self.expr(node["a"]), self.expr(node["b"])
+            return lambda g, env: _items(a(g, env)) + _items(b(g, env))
         if op == "if":
             cond, then, other = (self.expr(node["cond"]), self.expr(node["then"]),
                                  self.expr(node["else"]))

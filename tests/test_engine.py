@@ -383,6 +383,23 @@ setup:
 """)
 
 
+def test_plus_joins_cards_and_players(tmp_path: Path) -> None:
+    """``a + b`` over cards is every card of a, then of b; over players, likewise."""
+    game = play(tmp_path, """
+setup:
+  for each p in players():
+    draw 2 from draw(p) to hand(p)
+    draw 3 from draw(p) to table(p) face up
+round:
+  turn:
+    gain size(hand(me) + table(me)) points
+    gain count(q in players() + opponents(me)) points
+    gain count(c in hand(me) + top_card(table(me)) where c.kind != none) points
+    end game
+""")
+    assert game.state.counters["points"][0] == 5 + 3 + 3
+
+
 def test_attachments_count_for_the_card_they_are_under(tmp_path: Path) -> None:
     manifest_extra = {"event": "counts_under: true"}
     rules = """

@@ -1190,6 +1190,24 @@ mini/rules/game.rules:4:10: error[R150]: expected a number here, but this is a c
     ),
     pytest.param(
         HAND + """\
+counter gold: per_player
+turn:
+    gain size(hand(me) + 1) gold
+""",
+        """\
+mini/rules/game.rules:4:15: error[R150]: expected a number here, but this is a zone
+   4 |     gain size(hand(me) + 1) gold
+     |               ^^^^^^^^
+  hint: '+' adds two numbers, or joins cards to cards (or players to players)
+mini/rules/game.rules:4:15: error[R150]: expected cards here, but this is a number
+   4 |     gain size(hand(me) + 1) gold
+     |               ^^^^^^^^^^^^
+  hint: see the types in docs/rules-language.md
+2 errors.""",
+        id="R150-plus-joins-cards-to-cards-only",
+    ),
+    pytest.param(
+        HAND + """\
 turn:
     move 3 to hand(me)
 """,
