@@ -25,7 +25,7 @@ from decklore.compiler.schema_check import checker_for
 from decklore.compiler.yaml_loader import LocatedDict, child_span, load_file
 from decklore.runtime.engine import Game
 from decklore.runtime.expressions import RulesError
-from decklore.runtime.state import OUT, SPACE, UNDER, StateError, decks_named
+from decklore.runtime.state import OUT, UNDER, StateError, decks_named
 from decklore.runtime.tables import Tables, loads_tables
 from decklore.schema import load_schema
 
@@ -169,7 +169,7 @@ class _Runner:
     def zone_spec(self, name: str, container: Any) -> dict[str, Any]:
         assert self.game is not None
         spaces = self.game.program.spaced.get(name)
-        spec = self.game.program.zones.get(f"{name}{SPACE}1" if spaces else name)
+        spec = self.game.program.zones.get(spaces[0] if spaces else name)
         if spec is None:
             raise ScenarioError(self.key_span(container, name), f"no zone '{name}' in the rules"
                                 + _hint(name, self.game.program.zones))
@@ -240,12 +240,12 @@ class _Runner:
         if spaces is None:
             self._place(zone, seat, cards, spec)
             return
-        if len(cards) > spaces:
-            raise ScenarioError(self.span(cards, spaces), f"zone '{zone}' has {spaces} "
-                                f"spaces: list at most {spaces} cards, one per space, or "
-                                f"name a space ('{zone}{SPACE}3')")
-        for index, item in enumerate(cards):
-            self._place(f"{zone}{SPACE}{index + 1}", seat, [item], spec)
+        if len(cards) > len(spaces):
+            raise ScenarioError(self.span(cards, len(spaces)), f"zone '{zone}' has "
+                                f"{len(spaces)} spaces: list at most {len(spaces)} cards, one "
+                                f"per space, or name a space ('{spaces[-1]}')")
+        for space, item in zip(spaces, cards, strict=False):
+            self._place(space, seat, [item], spec)
 
     def take(self, card_id: str, seat: int | None, container: Any, key: int) -> int:
         """An instance of the card not yet placed: the seat's own copy when there is one."""
@@ -303,15 +303,6 @@ class _Runner:
         contents = game.state.zone(zone, seat)
         first = set(listed)
         contents[:] = listed + [c for c in contents if c not in first]
-
-    def _cards_in(self, zone: str, seat: int | None) -> list[int]:
-        """A zone's cards; for a zone of spaces named whole, every space's, in order."""
-        game = self.game
-        assert game is not None
-        spaces = game.program.spaced.get(zone)
-        if spaces is None:
-            return game.zone_cards(zone, seat)
-        return [c for i in range(1, spaces + 1) for c in game.zone_cards(f"{zone}{SPACE}{i}", seat)]
 
     def set_mark(self, card: int, name: str, value: Any, container: Any) -> None:
         game = self.game
@@ -504,11 +495,11 @@ class _Runner:
                     fail(zones, name, f"zone '{name}' belongs to each player: give seats")
                     continue
                 for seat_text, expected in value.items():
-                    cards = self._cards_in(name, self.seat(seat_text, value))
+                    cards = game.cards_in(name, self.seat(seat_text, value))
                     self._zone(cards, expected, value, seat_text,
                                f"{spec['label']} of Player {seat_text}", fail)
             else:
-                self._zone(self._cards_in(name, None), value, zones, name, spec["label"], fail)
+                self._zone(game.cards_in(name, None), value, zones, name, spec["label"], fail)
         if "destroyed" in want:
             events = game.state.log[self.log_start:]
             actual = Counter(game.rows[e[1]]["id"] for e in events if e[0] == "destroy")

@@ -47,10 +47,9 @@ def turn_guide(rules: IR | None) -> TurnGuide | None:
     phases = []
     for flow in turn["children"]:
         body = [*(flow.get("start") or []), *(flow.get("body") or []), *(flow.get("end") or [])]
-        parts = [*body]
         asks: list[str] = []
         notes: list[str] = []
-        _read(parts, actions, asks, notes, set())
+        _read(body, actions, asks, notes, set())
         for child in flow.get("children") or []:  # steps: each a line of its own
             asks.append(child["label"])
         phases.append(GuidePhase(flow["label"], tuple(_unique(asks)),

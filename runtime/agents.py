@@ -95,8 +95,7 @@ def evaluate(game: Game, player: int, weights: Weights) -> float:
         return -WIN if result["winners"] else 0.0
     view = game.symbol_view() if weights.symbols else None
     state = game.state
-    spaces = {zone: [f"{zone}#{i}" for i in range(1, n + 1)]
-              for zone, n in game.program.spaced.items()}
+    spaced = game.program.spaced
 
     def worth(p: int) -> float:
         total = 0.0
@@ -108,7 +107,7 @@ def evaluate(game: Game, player: int, weights: Weights) -> float:
             for symbol, w in weights.symbols.items():
                 total += w * view.total(symbol, p)
         for zone, w in weights.zones.items():
-            for part in spaces.get(zone, (zone,)):
+            for part in spaced.get(zone, (zone,)):
                 per = state.zones.get(part)
                 if per is not None and len(per) == state.players:
                     total += w * len(per[p])
@@ -186,26 +185,26 @@ class GreedyAgent:
         best: list[int] = []
         top = float("-inf")
         for index in range(count):
-            score = self._value(game, index, player, self.depth)
+            score = self._value(game, mark, index, player, self.depth)
             if score > top:
                 top, best = score, [index]
             elif score == top:
                 best.append(index)
         return best[self.rng.below(len(best))] if len(best) > 1 else best[0]
 
-    def _value(self, game: Game, index: int, player: int, depth: int) -> float:
+    def _value(self, game: Game, mark: int, index: int, player: int, depth: int) -> float:
+        """What answer ``index`` is worth; ``mark`` is the game's last change before it."""
         trial = game.clone()
         trial.apply(index)
         self._left -= 1
-        if (not trial.terminal and _question(trial) in self._asked
-                and _last_change(trial) == self._mark):
+        changed = _last_change(trial)
+        if not trial.terminal and changed == self._mark and _question(trial) in self._asked:
             return NO_OP
         here = evaluate(trial, player, self.weights)
         if (depth <= 1 or trial.terminal or trial.current_player() != player
-                or _last_change(trial) != _last_change(game)
-                or self._left < trial.option_count()):
+                or changed != mark or self._left < trial.option_count()):
             return here  # the answer changed the game (or it is someone else's turn)
-        return max(self._value(trial, i, player, depth - 1)
+        return max(self._value(trial, mark, i, player, depth - 1)
                    for i in range(trial.option_count()))
 
 

@@ -127,10 +127,7 @@ def same_name(g: Game, a: int | None, b: int | None) -> bool:
 
 
 def has_tag(g: Game, c: int | None, tag: str) -> bool:
-    if c is None:
-        return False
-    row = g.rows[c]
-    return tag in row.get("tags", ()) or tag in row["deck_tags"]
+    return c is not None and tag in g.rows[c]["all_tags"]
 
 
 def is_face_up(g: Game, c: int | None) -> bool:

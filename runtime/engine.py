@@ -24,7 +24,7 @@ from typing import Any
 
 from decklore.runtime.builtins import players_from
 from decklore.runtime.describe import describe_option, observation
-from decklore.runtime.expressions import Env, RulesError
+from decklore.runtime.expressions import Env, RulesError, as_list
 from decklore.runtime.program import Flow, Program, Stmt, program_for
 from decklore.runtime.state import (
     OUT,
@@ -271,6 +271,13 @@ class Game:
             raise RulesError(f"zone '{zone}' belongs to each player: say whose")
         return per[player]
 
+    def cards_in(self, zone: str, player: int | None) -> list[int]:
+        """A zone's cards as the rules name it: a zone of spaces gives every space's."""
+        names = self.program.spaced.get(zone)
+        if names is None:
+            return self.zone_cards(zone, player)
+        return [c for name in names for c in self.zone_cards(name, player)]
+
     def location(self, card: int | None) -> tuple[str, int | None]:
         if card is None:
             raise RulesError("no card here (none)")
@@ -403,8 +410,7 @@ class Game:
         keep_stack = spec is not None and spec["stacks"]
         for other in above:
             cards[other].pop("seen", None)
-            self.state.move(other, zone, player, top=top, face_up=face_up,
-                            depth=None if depth is None else depth + 1)
+            self.state.move(other, zone, player, top=top, face_up=face_up, depth=depth)
             self._log("move", other, zone, player, cards[other]["face_up"])
             if not keep_stack:
                 cards[other].pop("base", None)
@@ -752,18 +758,10 @@ def default_decks(tables: Tables, players: int) -> list[str]:
 
 # --- statements ---------------------------------------------------------------------------
 
-def _cards(value: Any) -> list[int]:
-    if value is None:
-        return []
-    if isinstance(value, list):
-        return list(value)
-    return [value]
-
-
 def _s_move(g: Game, s: Stmt, f: dict[str, Any]) -> None:
     x, env = s.x, f["env"]
     f["pc"] += 1
-    cards = _cards(x["what"](g, env))
+    cards = as_list(x["what"](g, env))
     zone, player = x["to"](g, env)
     face = None if x["facing"] is None else x["facing"] == "up"
     top = None if x["position"] is None else x["position"] == "top"
@@ -810,14 +808,14 @@ def _s_shuffle(g: Game, s: Stmt, f: dict[str, Any]) -> None:
 def _s_reveal(g: Game, s: Stmt, f: dict[str, Any]) -> None:
     f["pc"] += 1
     to = s.x["to"](g, f["env"]) if s.x["to"] else None
-    for card in _cards(s.x["what"](g, f["env"])):
+    for card in as_list(s.x["what"](g, f["env"])):
         g.reveal(card, to)
 
 
 def _s_destroy(g: Game, s: Stmt, f: dict[str, Any]) -> None:
     x, env = s.x, f["env"]
     f["pc"] += 1
-    cards = [g.base(c) for c in _cards(x["what"](g, env))]
+    cards = [g.base(c) for c in as_list(x["what"](g, env))]
     to = x["to"](g, env) if x["to"] else (OUT, None)
     g.state.frames.append({"t": "destroy", "cards": cards, "to": list(to)})
     for card in reversed(cards):
@@ -835,7 +833,7 @@ def _f_destroy(g: Game, f: dict[str, Any]) -> None:
 def _s_stack(g: Game, s: Stmt, f: dict[str, Any]) -> None:
     f["pc"] += 1
     onto = s.x["onto"](g, f["env"])
-    for card in _cards(s.x["what"](g, f["env"])):
+    for card in as_list(s.x["what"](g, f["env"])):
         if s.do == "stack":
             g.stack(card, onto)
         else:
@@ -927,7 +925,7 @@ def _stmt_id(g: Game, f: dict[str, Any]) -> int:
 def _s_for_each(g: Game, s: Stmt, f: dict[str, Any]) -> None:
     sid = _stmt_id(g, f)
     f["pc"] += 1
-    items = _cards(s.x["items"](g, f["env"]))
+    items = as_list(s.x["items"](g, f["env"]))
     if items:
         g.state.frames.append({"t": "each", "s": sid, "items": items, "i": 0,
                                "env": dict(f["env"])})
@@ -1009,7 +1007,7 @@ def _s_may(g: Game, s: Stmt, f: dict[str, Any]) -> None:
 
 
 def _candidates(g: Game, x: dict[str, Any], env: Env, exclude: Sequence[Any] = ()) -> list[Any]:
-    items = _cards(x["items"](g, env))
+    items = as_list(x["items"](g, env))
     where, var = x["where"], x["var"]
     if where is None:
         return [i for i in items if i not in exclude]
@@ -1231,7 +1229,7 @@ def _f_flow(g: Game, f: dict[str, Any]) -> None:
                 g.memo.clear()
                 g._log("round", info["round"])
                 order = flow.order(g, {}) if flow.order is not None else g.live_players()
-                f["order"] = _cards(order)
+                f["order"] = as_list(order)
             elif flow.kind == "turn":
                 if f["p"] is None:
                     f["p"], f["free"] = g.live_players()[0], True

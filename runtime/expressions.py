@@ -54,12 +54,15 @@ def _order(op: str) -> Callable[[Any, Any], bool]:
     return {"lt": lt, "le": le, "gt": gt, "ge": ge}[op]
 
 
-def _items(value: Any) -> list[Any]:
-    """Cards or players as a list: nothing is none, one card (or player) is one item."""
+def as_list(value: Any) -> list[Any]:
+    """Cards or players as a new list: none is nothing, one card (or player) is one item.
+
+    A copy, so that moving the cards of a zone while going through them is safe.
+    """
     if value is None:
         return []
     if isinstance(value, list):
-        return value
+        return list(value)
     return [value]
 
 
@@ -78,7 +81,7 @@ class Compiler:
 
     def __init__(self, defines: dict[str, Callable[..., Any]], consts: dict[str, Any],
                  builtins: Mapping[str, Callable[..., Any]],
-                 spaced: Mapping[str, int] | None = None) -> None:
+                 spaced: Mapping[str, list[str]] | None = None) -> None:
         self.spaced = dict(spaced or {})
         self.defines = defines
         self.consts = consts
@@ -112,9 +115,9 @@ class Compiler:
             return self._define(node)
         if op == "zone":
             zone = node["zone"]
-            spaces = self.spaced.get(zone)
-            if spaces is not None:
-                return self._spaces(zone, spaces, node)
+            names = self.spaced.get(zone)
+            if names is not None:
+                return self._spaces(zone, names, node)
             if node.get("player") is None:
                 return lambda g, env: g.state.zones[zone][0]
             player = self.expr(node["player"])
@@ -167,7 +170,7 @@ class Compiler:
             return self._arith(op, self.expr(node["a"]), self.expr(node["b"]))
         if op == "join":  # cards + cards, players + players: both, in order
             a, b = self.expr(node["a"]), self.expr(node["b"])
-            return lambda g, env: _items(a(g, env)) + _items(b(g, env))
+            return lambda g, env: as_list(a(g, env)) + as_list(b(g, env))
         if op == "if":
             cond, then, other = (self.expr(node["cond"]), self.expr(node["then"]),
                                  self.expr(node["else"]))
@@ -176,11 +179,11 @@ class Compiler:
             return self._agg(node)
         raise RulesError(f"the engine does not know the expression '{op}'")
 
-    def _spaces(self, zone: str, spaces: int, node: IR) -> Expr:
+    def _spaces(self, zone: str, names: list[str], node: IR) -> Expr:
         """A zone of numbered spaces: one space's cards, or all spaces' cards in order."""
         player = self.expr(node["player"]) if node.get("player") is not None else None
         number = self.expr(node["space"]) if node.get("space") is not None else None
-        names = [f"{zone}#{i}" for i in range(1, spaces + 1)]
+        spaces = len(names)
 
         def cards(g: Game, env: Env) -> list[int]:
             seat = player(g, env) if player is not None else None

@@ -15,7 +15,7 @@ from typing import Any
 
 from decklore.runtime.builtins import BUILTINS
 from decklore.runtime.expressions import Compiler, Env, Expr, RulesError
-from decklore.runtime.state import SPACE, zone_rows
+from decklore.runtime.state import space_names, zone_rows
 from decklore.runtime.tables import Tables
 
 IR = Mapping[str, Any]
@@ -75,9 +75,10 @@ class Program:
         self.tables = tables
         self.rules = rules
         self.zones: dict[str, IR] = {z["name"]: z for z in zone_rows(rules)}
-        self.spaced: dict[str, int] = {z["name"]: int(z["spaces"]) for z in rules["zones"]
-                                       if z.get("spaces")}
-        """Zones made of numbered spaces, and how many each has."""
+        self.spaced: dict[str, list[str]] = {
+            z["name"]: space_names(z["name"], int(z["spaces"]))
+            for z in rules["zones"] if z.get("spaces")}
+        """Zones made of numbered spaces, and the zones their spaces are kept as."""
         self.counters: dict[str, IR] = {c["name"]: c for c in rules["counters"]}
         self.flags: dict[str, IR] = {f["name"]: f for f in rules["flags"]}
         self.resets: dict[str, list[tuple[str, Any]]] = {}
@@ -98,9 +99,11 @@ class Program:
             k["id"] for k in tables.raw["card_kinds"] if k.get("counts_under"))
         deck_tags = {d["id"]: d["tags"] for d in tables.raw["decks"]}
         self.card_rows: dict[str, dict[str, Any]] = {
-            row["id"]: {**row, "deck_tags": deck_tags.get(row["deck"], [])}
+            row["id"]: {**row, "all_tags": frozenset(
+                [*row.get("tags", ()), *deck_tags.get(row["deck"], ())])}
             for row in tables.raw["cards"]}
-        """Each card's row, with its deck's tags (a card has the tags of the deck it is in)."""
+        """Each card's row; ``all_tags`` adds its deck's tags to its own (a card has the tags
+        of the deck it is in)."""
         self.symbol_ids = [s["id"] for s in tables.raw["symbols"]]
         self.consts: dict[str, Any] = {}
         self.defines: dict[str, Callable[..., Any]] = {}
@@ -187,9 +190,10 @@ class Program:
 
     def _space_name(self, zone: str, node: IR) -> Callable[[Any, Env], str]:
         """The zone a location names: for a zone of spaces, the numbered space."""
-        spaces = self.spaced.get(zone)
-        if spaces is None:
+        names = self.spaced.get(zone)
+        if names is None:
             return lambda g, env: zone
+        spaces = len(names)
         if node.get("space") is None:
             raise RulesError(f"zone '{zone}' has {spaces} spaces: say which, as "
                              f"{zone}(p, 1)")
@@ -199,7 +203,7 @@ class Program:
             value = number(g, env)
             if not isinstance(value, int) or not 1 <= value <= spaces:
                 raise RulesError(f"zone '{zone}' has spaces 1 to {spaces}, not {value}")
-            return f"{zone}{SPACE}{value}"
+            return names[value - 1]
         return name
 
     def collection_kind(self, node: IR) -> str | None:

@@ -171,6 +171,11 @@ SPACE = "#"
 """Joins a zone's name and a space's number: space 3 of ``tile`` is the zone ``tile#3``."""
 
 
+def space_names(zone: str, spaces: int) -> list[str]:
+    """The zones a zone of numbered spaces is kept as, space 1 first."""
+    return [f"{zone}{SPACE}{number}" for number in range(1, spaces + 1)]
+
+
 def zone_rows(rules: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The zones a game keeps: a zone of N numbered spaces is N zones, ``name#1`` on."""
     rows: list[Mapping[str, Any]] = []
@@ -179,8 +184,8 @@ def zone_rows(rules: Mapping[str, Any]) -> list[Mapping[str, Any]]:
         if not spaces:
             rows.append(zone)
             continue
-        for number in range(1, int(spaces) + 1):
-            rows.append({**zone, "name": f"{zone['name']}{SPACE}{number}",
+        for number, name in enumerate(space_names(zone["name"], int(spaces)), start=1):
+            rows.append({**zone, "name": name,
                          "label": f"{zone['label']} {number}", "space": number,
                          "deck": zone.get("deck") if number == 1 else False,
                          "holds": zone.get("holds") if number == 1 else None})

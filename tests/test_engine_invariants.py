@@ -17,6 +17,7 @@ from functools import cache
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from random_play import check_invariants, play_out
 
 from decklore.cards import bundled_pack
 from decklore.compiler.scenarios import compiled_tables
@@ -37,31 +38,11 @@ def era() -> Tables:
     return compiled_tables(pack)
 
 
-def check(game: Game) -> None:
-    game.state.check()
-    for name, spec in game.program.counters.items():
-        low = min(game.state.counters[name])
-        assert low >= spec["min"], f"{name} went to {low}, below its minimum {spec['min']}"
-    placed = sum(len(cards) for per in game.state.zones.values() for cards in per)
-    assert placed == len(game.state.cards)
-
-
 def play(seed: int, budget: int = BUDGET, *, check_every: int = 0) -> Game:
     tables = era()
     game = Game.new(tables, 2, seed, deal_decks(tables, 2, seed), budget=budget)
     agents = [RandomAgent(seed * 2 + 1), RandomAgent(seed * 2 + 2)]
-    decisions = 0
-    try:
-        while not game.terminal:
-            player = game.current_player()
-            assert player is not None
-            game.apply(agents[player].choose(game))
-            decisions += 1
-            if check_every and decisions % check_every == 0:
-                check(game)
-    except StepBudgetExceeded:
-        pass
-    return game
+    return play_out(game, agents, check_every=check_every)
 
 
 def test_invariants_hold_over_thousands_of_random_games() -> None:
@@ -69,7 +50,7 @@ def test_invariants_hold_over_thousands_of_random_games() -> None:
     reasons: dict[str, int] = {}
     for seed in range(GAMES):
         game = play(seed, check_every=25)
-        check(game)
+        check_invariants(game)
         assert game.terminal and game.result is not None
         if game.result["reason"] == "step budget":
             budget += 1
@@ -144,10 +125,10 @@ def test_any_sequence_of_legal_choices_keeps_the_invariants(seed: int,
             actions = game.legal_actions()
             assert actions and all(a.description for a in actions)
             game.apply(choice % len(actions))
-            check(game)
+            check_invariants(game)
     except StepBudgetExceeded:
         pass
-    check(game)
+    check_invariants(game)
 
 
 def test_observations_hide_face_down_cards_even_from_their_owner() -> None:

@@ -12,11 +12,12 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+from random_play import check_invariants, play_out
 
 from decklore.cards import bundled_pack
 from decklore.compiler.scenarios import compiled_tables
 from decklore.runtime.agents import RandomAgent
-from decklore.runtime.engine import Game, StepBudgetExceeded
+from decklore.runtime.engine import Game
 from decklore.runtime.tables import Tables
 
 
@@ -63,14 +64,6 @@ def test_setup_by_player_count(players: int, box: int, riches: int) -> None:
         assert len(game.zone_cards("treasury", seat)) == riches
 
 
-def check(game: Game) -> None:
-    game.state.check()
-    for name, spec in game.program.counters.items():
-        assert min(game.state.counters[name]) >= spec["min"], name
-    placed = sum(len(cards) for per in game.state.zones.values() for cards in per)
-    assert placed == len(game.state.cards) == 225
-
-
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_random_games_end_cleanly(players: int) -> None:
     """Random players end by the rules or at the step budget; never with a rules error."""
@@ -78,18 +71,9 @@ def test_random_games_end_cleanly(players: int) -> None:
     for seed in range(3):
         game = Game.new(kingdoms(), players, seed)
         agents = [RandomAgent(seed * 7 + i) for i in range(game.state.players)]
-        decisions = 0
-        try:
-            while not game.terminal:
-                player = game.current_player()
-                assert player is not None
-                game.apply(agents[player].choose(game))
-                decisions += 1
-                if decisions % 50 == 0:
-                    check(game)
-        except StepBudgetExceeded:
-            pass
-        check(game)
+        play_out(game, agents, check_every=50)
+        check_invariants(game)
+        assert len(game.state.cards) == 225
         assert game.result is not None
         assert "error" not in game.result or game.result["reason"] == "step budget"
         ended += game.result["reason"] != "step budget"
@@ -125,16 +109,9 @@ def test_trade_route_games_end_cleanly(players: int) -> None:
     game = Game.new(tables, players, 3, budget=40_000)
     board = sum(len(game.zone_cards(z, None))
                 for z in ("route_basic", "route_intermediate", "route_advanced"))
-    agents = [RandomAgent(30 + i) for i in range(game.state.players)]
-    try:
-        while not game.terminal:
-            player = game.current_player()
-            assert player is not None
-            game.apply(agents[player].choose(game))
-    except StepBudgetExceeded:
-        pass
-    game.state.check()
-    assert sum(len(cards) for per in game.state.zones.values() for cards in per) == 231
+    play_out(game, [RandomAgent(30 + i) for i in range(game.state.players)])
+    check_invariants(game)
+    assert len(game.state.cards) == 231
     if players > 1:  # solo stops first at the difficulty, before the board is laid out
         assert board == 10
     assert game.result is not None
