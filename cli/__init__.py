@@ -327,8 +327,8 @@ def build(pack: str, out_dir: Path, no_sheets: bool, paper: str, card_size: str,
     if not no_sheets:
         show = fmt == "text" and sys.stderr.isatty()
         try:
-            sheets = [(sheet, kind) for sheet, kind in BUILD_SHEETS
-                      if sheet != "guide" or _has_guide(result.tables)]
+            guide = _has_guide(result.tables)
+            sheets = [(sheet, kind) for sheet, kind in BUILD_SHEETS if sheet != "guide" or guide]
             with _progress_bar(show, "printing sheets") as advance:
                 for done, (sheet, kind) in enumerate(sheets, start=1):
                     written += _write_sheet(result.tables, sheet, kind, options, engine,
