@@ -33,6 +33,10 @@ FIELD_TYPES = {"int": "number", "bool": "bool", "text": "text", "enum": "text", 
                "symbols": "any", "symbol_value": "value", "card": "card"}
 VALUE_MEMBERS = {"symbol": "symbol", "value": "number", "per_stacked": "number"}
 COLLECTIONS = {"cards": "card", "zone": "card", "players": "player"}
+WALKS = {"cards": "cards", "zone": "cards", "players": "players"}
+"""What a loop, an aggregate or a choice walks, written into the IR as ``walks`` so the
+runtime need not guess it from builtin names (null: the checker cannot tell, as for a
+definition's parameter)."""
 
 
 def _compatible(actual: str, wanted: str) -> bool:
@@ -448,6 +452,7 @@ class RulesChecker:
             source_type, source = self._collection(s.source, scope)
             inner = scope.child(**{s.var: COLLECTIONS.get(source_type, "any")})
             ir = {"do": "for_each", "var": s.var, "in": source,
+                  "walks": WALKS.get(source_type),
                   "where": self._condition(s.where, inner) if s.where else None,
                   "body": self._block(s.body, inner)}
         elif isinstance(s, n.RepeatTimes):
@@ -469,7 +474,7 @@ class RulesChecker:
             ir = self._choose(s, scope)
         elif isinstance(s, n.ChooseNumber):
             inner = scope.child(**{s.var: "number"})
-            ir = {"do": "choose_number", "var": s.var,
+            ir = {"do": "choose_number", "var": s.var, "walks": "numbers",
                   "low": self._typed(s.low, scope, "number")[1],
                   "high": self._typed(s.high, scope, "number")[1],
                   "where": self._condition(s.where, inner) if s.where else None,
@@ -520,6 +525,7 @@ class RulesChecker:
         where_scope = scope.child(**{s.var: element})
         return {
             "do": "choose", "kind": s.kind, "var": s.var, "from": source,
+            "walks": WALKS.get(source_type),
             "where": self._condition(s.where, where_scope) if s.where else None,
             "count": None if s.count is None else {
                 "kind": s.count.kind, "n": self._typed(s.count.count, scope, "number")[1]},
@@ -749,7 +755,7 @@ class RulesChecker:
                   "any": "bool", "all": "bool",
                   "select": "cards" if source_type == "zone" else source_type}[e.func]
         return result, {"op": "agg", "fn": e.func, "var": e.var, "in": source,
-                        "where": where, "value": element}
+                        "walks": WALKS.get(source_type), "where": where, "value": element}
 
     def _name(self, e: n.Name, scope: _Scope) -> tuple[str, IR]:
         name = e.id

@@ -20,6 +20,9 @@ from decklore.runtime.tables import Tables
 
 IR = Mapping[str, Any]
 Location = Callable[[Any, Env], tuple[str, int | None]]
+_LOOP_SUBJECT = {"cards": "card", "players": "player"}
+"""What a decision inside a loop names, from what the checker says the loop walks: the
+loop's current card or player ("Play this card now [Granary]")."""
 
 
 @dataclass(slots=True)
@@ -206,28 +209,6 @@ class Program:
             return names[value - 1]
         return name
 
-    def collection_kind(self, node: IR) -> str | None:
-        """'card' or 'player' when an expression is a list of cards or players, else None.
-
-        Decisions inside a loop name the loop's current card or player ("Play this resource
-        card now: Kingdom Produce"), so the engine needs to know which a loop walks.
-        """
-        op = node.get("op")
-        if op == "zone":
-            return "card"
-        if op == "call":
-            if node["fn"] in ("units", "top", "bottom", "tucked", "stack_of", "zone_of",
-                              "cards_of"):
-                return "card"
-            if node["fn"] in ("players", "opponents", "players_from"):
-                return "player"
-        if op == "agg" and node.get("fn") == "select":
-            return self.collection_kind(node["in"])
-        if op == "define":
-            kind = self.rules["defines"].get(node["name"], {}).get("type")
-            return {"cards": "card", "players": "player"}.get(kind)
-        return None
-
     def location(self, node: IR) -> Location:
         """A zone expression read as a place to put cards rather than the cards in it."""
         if node.get("op") == "zone":
@@ -299,7 +280,7 @@ class Program:
                      otherwise=None if s.get("else") is None else self.add_body(s["else"]))
         elif do == "for_each":
             x.update(var=s["var"], items=e(s["in"]), where=opt(s.get("where")),
-                     body=self.add_body(s["body"]), about=self.collection_kind(s["in"]))
+                     body=self.add_body(s["body"]), about=_LOOP_SUBJECT.get(s.get("walks")))
         elif do == "repeat":
             x.update(times=e(s["times"]), body=self.add_body(s["body"]))
         elif do == "repeat_while":
