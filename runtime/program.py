@@ -20,7 +20,7 @@ from decklore.runtime.tables import Tables
 
 IR = Mapping[str, Any]
 Location = Callable[[Any, Env], tuple[str, int | None]]
-_LOOP_SUBJECT = {"cards": "card", "players": "player"}
+_LOOP_SUBJECT: dict[str | None, str] = {"cards": "card", "players": "player"}
 """What a decision inside a loop names, from what the checker says the loop walks: the
 loop's current card or player ("Play this card now [Granary]")."""
 

@@ -2,7 +2,9 @@
 
 The schemas are Draft 2020-12 and are the source of truth for the compiler.  Common YAML
 editor plugins validate with draft-07 rules, so ``editor_variant`` rewrites the few
-2020-12 spellings (``$defs``, the ``$schema`` URI) into draft-07 ones.
+2020-12 spellings (``$defs``, the ``$schema`` URI) into draft-07 ones.  A schema that refers
+to another one (the tables' ``rules`` to ``rules-ir.schema.json``) does so by a file name
+beside it; ``registry`` lets a validator find it without the network.
 """
 
 from __future__ import annotations
@@ -11,9 +13,12 @@ import copy
 import json
 from functools import cache
 from importlib.resources import files
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-SCHEMA_NAMES = ("pack", "deck", "tables", "scenario", "patch")
+if TYPE_CHECKING:
+    from referencing import Registry
+
+SCHEMA_NAMES = ("pack", "deck", "tables", "rules-ir", "scenario", "patch")
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 
@@ -24,7 +29,7 @@ def _load(name: str) -> str:
 
 
 def load_schema(name: str) -> dict[str, Any]:
-    """A fresh copy of the named schema (``pack``, ``deck`` or ``tables``)."""
+    """A fresh copy of the named schema (one of ``SCHEMA_NAMES``)."""
     if name not in SCHEMA_NAMES:
         raise KeyError(f"no schema named {name!r}; known: {', '.join(SCHEMA_NAMES)}")
     loaded: dict[str, Any] = json.loads(_load(name))
@@ -32,7 +37,16 @@ def load_schema(name: str) -> dict[str, Any]:
 
 
 def editor_variant(schema: dict[str, Any]) -> dict[str, Any]:
-    """The same schema spelled in draft-07: ``definitions`` for ``$defs``, draft-07 ``$schema``."""
+    """The same schema spelled in draft-07: ``definitions`` for ``$defs``, draft-07 ``$schema``.
+
+    References to a sibling schema file, and the schema's own ``$id``, name the draft-07 file
+    written beside it (``rules-ir.draft-07.schema.json``), so editors stay in one draft.
+    """
+
+    def sibling(ref: str) -> str:
+        if ref.endswith(".schema.json") and not ref.endswith(".draft-07.schema.json"):
+            return ref.removesuffix(".schema.json") + ".draft-07.schema.json"
+        return ref
 
     def rewrite(node: Any) -> Any:
         if isinstance(node, dict):
@@ -41,7 +55,9 @@ def editor_variant(schema: dict[str, Any]) -> dict[str, Any]:
                 if key == "$defs":
                     out["definitions"] = rewrite(value)
                 elif key == "$ref" and isinstance(value, str):
-                    out[key] = value.replace("#/$defs/", "#/definitions/")
+                    out[key] = sibling(value.replace("#/$defs/", "#/definitions/"))
+                elif key == "$id" and isinstance(value, str):
+                    out[key] = sibling(value)
                 elif key == "$schema":
                     out[key] = DRAFT_07
                 else:
@@ -53,3 +69,18 @@ def editor_variant(schema: dict[str, Any]) -> dict[str, Any]:
 
     result: dict[str, Any] = rewrite(copy.deepcopy(schema))
     return result
+
+
+def registry() -> Registry[Any]:
+    """Every schema under its ``$id``, for a validator that meets a reference to a sibling file.
+
+    The tables schema's ``rules`` refers to ``rules-ir.schema.json``; given this registry,
+    ``jsonschema`` resolves it here instead of fetching the (unreachable) ``$id`` address.
+    """
+    from referencing import Registry, Resource
+
+    found: Registry[Any] = Registry()
+    for name in SCHEMA_NAMES:
+        schema = load_schema(name)
+        found = found.with_resource(schema["$id"], Resource.from_contents(schema))
+    return found

@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 from decklore import cli
 from decklore.compiler import PackError, TableCache, canonical_bytes, compile_pack
 from decklore.runtime import Card, TablesError, load_tables, loads_tables
-from decklore.schema import load_schema
+from decklore.schema import load_schema, registry
 
 Files = dict[str, "str | bytes | None"]
 
@@ -151,8 +151,11 @@ def test_runtime_lookups(mini_pack: Path) -> None:
 def test_tables_validate_against_the_tables_schema(mini_pack: Path) -> None:
     schema = load_schema("tables")
     Draft202012Validator.check_schema(schema)
-    errors = list(Draft202012Validator(schema).iter_errors(compile_pack(mini_pack).tables))
-    assert errors == []
+    validator = Draft202012Validator(schema, registry=registry())
+    assert list(validator.iter_errors(compile_pack(mini_pack).tables)) == []
+    with_rules = compile_pack(Path(__file__).parent / "packs" / "other").tables
+    assert with_rules["rules"] is not None
+    assert list(validator.iter_errors(with_rules)) == []
 
 
 def _no_floats(value: Any) -> bool:
