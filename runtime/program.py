@@ -221,7 +221,7 @@ class Program:
         if node.get("op") == "call" and node.get("fn") == "zone_of":
             card = self.compiler.expr(node["args"][0])
             return lambda g, env: g.location(card(g, env))
-        raise RulesError("a zone is needed here, such as hand(me)")
+        raise RulesError("a zone is needed here: name one with its player, such as ZONE(me)")
 
     # --- statements -------------------------------------------------------------------
 
