@@ -113,8 +113,8 @@ def _decks(tables: Tables, value: str | None, players: int) -> list[str] | None:
 @click.option("--players", "seats", default="human,random", show_default=True,
               help="One agent per seat: human, random or greedy, comma-separated.")
 @click.option("--seed", type=int, default=1, show_default=True, help="The game's seed.")
-@click.option("--decks", default=None, help="Each seat's deck, comma-separated "
-              "(ERA: two of ancient, medieval, industrial, atomic).")
+@click.option("--decks", default=None, help="Each seat's deck, comma-separated, named by "
+              "the deck's id in the pack.")
 @click.option("--save", "save", type=click.Path(dir_okay=False, path_type=Path),
               help="Save the game here when you quit (type 's' at a prompt to save now).")
 @click.option("--load", "load", type=click.Path(exists=True, dir_okay=False, path_type=Path),

@@ -19,6 +19,7 @@ from decklore.compiler.schema_check import checker_for
 from decklore.compiler.symbol_notation import (
     NotationError,
     SymbolList,
+    notation_words,
     parse_symbol_list,
     parse_symbol_value,
 )
@@ -125,6 +126,10 @@ class DeckCompiler:
         self._texts: set[str] = set()
         stacking = manifest.stacking
         self.stack_cost = stacking["cost_field"] if stacking else None
+        self.words = notation_words(
+            ((sid, spec.argument, spec.receiver) for sid, spec in manifest.symbols.items()),
+            stacking["verb"] if stacking else None)
+        """The examples notation messages give, in this pack's own symbols and verb."""
         self.field_items = list(manifest.fields.values())
 
     def compile_file(self, rel: str, span: Span) -> tuple[DeckData | None, LoadedFile | None]:
@@ -340,8 +345,8 @@ class DeckCompiler:
                 hint = "this pack declares no 'stacking:'; remove the dash"
             else:
                 hint = f"give the card a value for '{self.stack_cost}', or remove the dash"
-            self.diags.error("E135", f"card '{raw['id']}' has a flourish dash but cannot be "
-                             "stacked", raw.value_span("symbols"), hint)
+            self.diags.error("E135", f"card '{raw['id']}' has {self.words['a_dash']} but "
+                             "cannot be stacked", raw.value_span("symbols"), hint)
         self._note_locks(raw, symbols)
         return row
 
@@ -386,7 +391,8 @@ class DeckCompiler:
         diags = self.diags
         if isinstance(parsed, NotationError):
             span = self._shift(raw, key, Span("", parsed.line, parsed.column), lines)
-            diags.error("E130", f"in {key}: {parsed.message}", span, parsed.hint)
+            message, hint = parsed.worded(self.words)
+            diags.error("E130", f"in {key}: {message}", span, hint)
             return []
         before = len(diags.items)
         entries = self._resolve_symbols(raw, key, parsed, lines)
@@ -463,7 +469,8 @@ class DeckCompiler:
         parsed = parse_symbol_value(text)
         if isinstance(parsed, NotationError):
             where = self._shift(raw, key, Span("", parsed.line, parsed.column), lines)
-            self.diags.error("E130", parsed.message, where, parsed.hint)
+            message, hint = parsed.worded(self.words)
+            self.diags.error("E130", message, where, hint)
             return None
         local = self.m.local(parsed.symbol)
         if local is None or local not in self.m.symbols:

@@ -4,10 +4,15 @@ The grammar lives in ``grammar/symbols.lark``.  Parsing is memoised on the text,
 a pack repeats the same few notations on many cards; results carry positions relative to
 the notation text, and the caller shifts them to the file.  Lark's exceptions stop here:
 callers only ever see ``SymbolItem``/``SymbolValue`` nodes or ``NotationError`` values.
+
+Messages and hints name no game: they are templates whose examples (``{a}[A]``, ``2 {b}``) are
+filled, by ``NotationError.worded``, with the symbols of the pack being checked and its word
+for stacking, so a pack of coins and swords is not told to write ``military[A]``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
@@ -39,7 +44,7 @@ class SymbolItem:
 
 @dataclass(frozen=True, slots=True)
 class SymbolList:
-    """All symbols of a card, and whether the notation had a flourish dash."""
+    """All symbols of a card, and whether the notation had a stacking dash."""
 
     items: tuple[SymbolItem, ...]
     has_dash: bool = False
@@ -59,12 +64,52 @@ class SymbolValue:
 
 @dataclass(frozen=True, slots=True)
 class NotationError:
-    """A syntax error in a notation, positioned relative to the notation text."""
+    """A syntax error in a notation, positioned relative to the notation text.
+
+    ``message`` and ``hint`` are templates over the words of ``notation_words`` (parsing is
+    memoised on the text alone, so the pack's words are put in afterwards by ``worded``).
+    """
 
     message: str
     hint: str
     line: int
     column: int
+
+    def worded(self, words: Mapping[str, str]) -> tuple[str, str]:
+        """The message and hint in the words of one pack (see ``notation_words``)."""
+        return self.message.format_map(words), self.hint.format_map(words)
+
+
+def notation_words(symbols: Iterable[tuple[str, str, str]], verb: str | None) -> dict[str, str]:
+    """The examples a notation message uses, from one pack: its symbols as (id, argument,
+    receiver) in pack order, and its stacking verb (None: the pack declares no stacking).
+
+    ``a`` and ``b`` are its first two symbols; ``argued`` a symbol written with its argument
+    (``key(B)``, ``block(coin)``); ``aimed`` a symbol that acts on someone else; ``dash`` and
+    ``a_dash`` the name of the dash that splits what a card gives once from what each card
+    stacked on it adds (ERA's "flourish dash").
+    """
+    listed = list(symbols)
+    ids = [sid for sid, _, _ in listed] or ["symbol"]
+    a, b = ids[0], ids[1] if len(ids) > 1 else ids[0]
+    argued = f"{a}(B)"
+    for sid, argument, _ in listed:
+        if argument == "lock":
+            argued = f"{sid}(B)"
+            break
+        if argument == "symbol":
+            argued = f"{sid}({next((o for o in ids if o != sid), sid)})"
+            break
+    aimed = next((sid for sid, _, receiver in listed if receiver not in ("self", "")), a)
+    dash = f"{verb} dash" if verb else "stacking dash"
+    article = "an" if dash[:1].lower() in "aeiou" else "a"
+    return {"a": a, "b": b, "argued": argued, "aimed": aimed, "dash": dash,
+            "a_dash": f"{article} {dash}"}
+
+
+def _literal(text: str) -> str:
+    """Text from the notation itself, made safe to stand in a message template."""
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 @cache
@@ -82,22 +127,24 @@ def _parser() -> Lark:
 # Typical mistakes, matched against the parser state of a real error (Lark's match_examples).
 _LIST_MISTAKES: dict[tuple[str, str], list[str]] = {
     ("a lock is one capital letter in brackets",
-     "write the lock as military[A]"): ["military[a]", "military[AB]", "military[]"],
+     "write the lock as {a}[A]"): ["s[a]", "s[AB]", "s[]"],
     ("a count must be followed by its symbol name",
-     "write the count before the symbol, as in '2 money'"):
-        ["money 2", "2", "2,"],
+     "write the count before the symbol, as in '2 {b}'"):
+        ["s 2", "2", "2,"],
     ("an argument in brackets is not closed",
-     "close the bracket, as in key(B)"): ["key(B", "block(harvest"],
-    ("a card has at most one flourish dash",
-     "keep one ' - ': left of it what the card gives once, right of it what each flourish adds"):
-        ["harvest - progress - money", "- -"],
+     "close the bracket, as in {argued}"): ["k(B", "k(s"],
+    ("a card has at most one {dash}",
+     "keep one ' - ': left of it what the card gives once, right of it what each card "
+     "stacked on it adds"):
+        ["s - t - u", "- -"],
     ("an effect arrow needs a receiver",
-     "write '-> opponent' or '-> self' after the symbol"): ["key(B) ->", "ruin ->,"],
+     "write '-> opponent' or '-> self' after the symbol"): ["k(B) ->", "s ->,"],
     ("an effect arrow must follow a symbol",
-     "write the arrow after the symbol it belongs to, as in 'ruin -> opponent'"):
-        ["-> opponent", "progress, -> opponent"],
+     "write the arrow after the symbol it belongs to, as in '{aimed} -> opponent'"):
+        ["-> opponent", "s, -> opponent"],
 }  # fmt: skip
-
+"""Each mistake's message and hint (templates over ``notation_words``), with example texts
+that make it; the examples' names stand for any symbol: only their syntax matters."""
 
 
 def _variants(table: dict[tuple[str, str], list[str]]) -> dict[tuple[str, str], list[str]]:
@@ -111,7 +158,7 @@ def _variants(table: dict[tuple[str, str], list[str]]) -> dict[tuple[str, str], 
         grown: list[str] = []
         for example in examples:
             bodies = [example] + ([f"2 {example}"] if example[:1].isalpha() else [])
-            for prefix in ("", "progress, ", "2 progress, ", "progress - ", "key(A), "):
+            for prefix in ("", "s, ", "2 s, ", "s - ", "k(A), "):
                 grown += [prefix + body for body in bodies]
         out[label] = grown
     return out
@@ -120,21 +167,23 @@ def _variants(table: dict[tuple[str, str], list[str]]) -> dict[tuple[str, str], 
 _LIST_MISTAKES = _variants(_LIST_MISTAKES)
 
 _VALUE_MISTAKES: dict[tuple[str, str], list[str]] = {
-    ("a value starts with its symbol", "write the symbol first, as in 'ruin 2 +3'"):
-        ["2 ruin", "2", ""],
-    ("a bonus needs a number after '+'", "write the bonus as '+3'"): ["ruin 2 +", "ruin +"],
+    ("a value starts with its symbol", "write the symbol first, as in '{a} 2 +3'"):
+        ["2 s", "2", ""],
+    ("a bonus needs a number after '+'", "write the bonus as '+3'"): ["s 2 +", "s +"],
 }  # fmt: skip
 
 _WORDS = {
     "NAME": "a symbol name", "COUNT": "a number", "LETTER": "a capital letter",
-    "DASH": "a flourish dash '-'", "ARROW": "an arrow '->'", "PLUS": "'+'",
+    "DASH": "{a_dash} '-'", "ARROW": "an arrow '->'", "PLUS": "'+'",
     "COMMA": "','", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
     "$END": "the end of the text",
 }  # fmt: skip
 
 
 def _expected_words(expected: set[str] | frozenset[str]) -> str:
-    words = sorted({_WORDS.get(name, name.lower()) for name in expected})
+    # In a fixed order whatever the pack calls its dash: the dash sorts as "a dash".
+    words = sorted({_WORDS.get(name, name.lower()) for name in expected},
+                   key=lambda word: word.replace("{a_dash}", "a dash"))
     if not words:
         return "nothing more"
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
@@ -186,18 +235,19 @@ def _translate(exc: UnexpectedInput, text: str, start: str) -> NotationError:
         if char == ">" and text[pos - 1:pos] == "-":
             return NotationError(
                 "an effect arrow must follow a symbol",
-                "write the arrow after the symbol it belongs to, as in 'ruin -> opponent'",
+                "write the arrow after the symbol it belongs to, as in '{aimed} -> opponent'",
                 line, max(column - 1, 1),
             )
         return NotationError(
-            f"unexpected character {char!r}",
-            "symbol names are lowercase (progress, 2 money); locks are one capital letter "
-            "in brackets (military[A])",
+            f"unexpected character {_literal(repr(char))}",
+            "symbol names are lowercase ({a}, 2 {b}); locks are one capital letter "
+            "in brackets ({a}[A])",
             line,
             column,
         )
     if isinstance(exc, UnexpectedToken):
-        found = "the end of the text" if exc.token.type == "$END" else repr(str(exc.token))
+        found = ("the end of the text" if exc.token.type == "$END"
+                 else _literal(repr(str(exc.token))))
         return NotationError(
             f"unexpected {found}: expected {_expected_words(exc.accepts or exc.expected)}",
             "see 'Symbol notation' in docs/pack-format.md",

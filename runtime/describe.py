@@ -3,7 +3,7 @@
 A card's face is seen by a player when it lies face up in a zone whose visibility includes
 them (``public``: everyone, ``owner``: the zone's player), or when it was revealed to them
 since it last moved.  Face-down cards are hidden from everyone, their owner included, unless
-revealed: ERA's committed cards stay unknown to the player who committed them.
+revealed: a card a player commits face down stays unknown even to that player.
 
 Observations never carry the instance number of a card the viewer cannot see, because
 instance numbers follow deck order and would give the card away.

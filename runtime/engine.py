@@ -39,7 +39,8 @@ from decklore.runtime.symbols import SymbolView, Unit
 from decklore.runtime.tables import Tables
 
 DEFAULT_BUDGET = 100_000
-"""Steps one game may run (a statement or a loop turn each): an ERA game takes 2,000 to 20,000."""
+"""Steps one game may run (a statement or a loop turn each): a bundled pack's game takes
+2,000 to 20,000."""
 
 
 class StepBudgetExceeded(RulesError):

@@ -1,7 +1,8 @@
 """Rules expressions turned into Python closures once, when a program loads.
 
-Walking the IR's dictionaries on every read would dominate a playout: the ERA rules read
-``can_do_anything(me)`` and its dozen nested defines at every decision.  Each expression
+Walking the IR's dictionaries on every read would dominate a playout: a pack's rules may
+read a definition of a dozen nested definitions (can this player do anything at all?) at
+every decision.  Each expression
 node therefore becomes one closure ``f(game, env)`` that calls its children's closures
 directly.  ``game`` is the running :class:`~decklore.runtime.engine.Game` (the state and the
 caches), ``env`` the locals bound by ``let``, ``choose``, ``for each``, parameters and
@@ -10,7 +11,7 @@ aggregates.
 Values are plain: a card is its instance number, a player their seat index (0 for the first
 seat), a collection of cards or players a list, ``none`` is ``None``.  Comparisons with
 ``none`` other than ``=`` and ``!=`` are false rather than errors, because a missing field
-(a card without a flourish cost) is an ordinary thing for a rule to ask about.
+(a card without a stacking cost) is an ordinary thing for a rule to ask about.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ IR = Mapping[str, Any]
 Location = Callable[[Any, Env], tuple[str, int | None]]
 _LOOP_SUBJECT: dict[str | None, str] = {"cards": "card", "players": "player"}
 """What a decision inside a loop names, from what the checker says the loop walks: the
-loop's current card or player ("Play this card now [Granary]")."""
+loop's current card or player (the option's label, then the card's name in brackets)."""
 
 
 @dataclass(slots=True)

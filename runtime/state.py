@@ -201,7 +201,7 @@ def playable_decks(tables: Tables) -> list[str]:
 
 
 def decks_named(tables: Tables, name: str) -> list[str]:
-    """The decks a name may mean: a full id, or the part after the pack ('medieval')."""
+    """The decks a name may mean: a full id ('pack:deck'), or the part after the pack."""
     return [d["id"] for d in tables.decks
             if d["id"] == name or d["id"].split(":", 1)[1] == name]
 

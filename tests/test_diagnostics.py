@@ -578,7 +578,7 @@ mini/pack.yaml:7:10: error[E128]: players: min (4) is more than max (3)
 mini/decks/one.yaml:33:26: error[E130]: in symbols: a lock is one capital letter in brackets
   33 |     symbols: block(coin)[a]
      |                          ^
-  hint: write the lock as military[A]
+  hint: write the lock as coin[A]
 1 error.""",
         id="E130-lock-syntax",
     ),
@@ -588,7 +588,7 @@ mini/decks/one.yaml:33:26: error[E130]: in symbols: a lock is one capital letter
 mini/decks/one.yaml:20:32: error[E130]: in symbols: unexpected character '!'
   20 |     symbols: "sword, 2 sword[A]!"
      |                                ^
-  hint: symbol names are lowercase (progress, 2 money); locks are one capital letter in brackets (military[A])
+  hint: symbol names are lowercase (coin, 2 sword); locks are one capital letter in brackets (coin[A])
 1 error.""",
         id="E130-quoted-syntax",
     ),
@@ -608,7 +608,7 @@ mini/decks/one.yaml:33:20: error[E130]: in symbols: an argument in brackets is n
 mini/decks/one.yaml:22:17: error[E130]: in needs: a count must be followed by its symbol name
   22 |     needs: coin 2
      |                 ^
-  hint: write the count before the symbol, as in '2 money'
+  hint: write the count before the symbol, as in '2 sword'
 1 error.""",
         id="E130-count-after-name",
     ),
@@ -715,7 +715,7 @@ mini/decks/one.yaml:28:25: error[E134]: unknown receiver 'oponent'
     pytest.param(
         deck(("symbols: block(coin)", "symbols: block(coin) - coin")),
         """\
-mini/decks/one.yaml:33:14: error[E135]: card 'ambush' has a flourish dash but cannot be stacked
+mini/decks/one.yaml:33:14: error[E135]: card 'ambush' has an upgrade dash but cannot be stacked
   33 |     symbols: block(coin) - coin
      |              ^^^^^^^^^^^^^^^^^^
   hint: give the card a value for 'upgrade', or remove the dash
@@ -725,7 +725,7 @@ mini/decks/one.yaml:33:14: error[E135]: card 'ambush' has a flourish dash but ca
     pytest.param(
         pack(("stacking: {cost_field: upgrade, same: name, verb: upgrade}\n", "")),
         """\
-mini/decks/one.yaml:11:14: error[E135]: card 'squire' has a flourish dash but cannot be stacked
+mini/decks/one.yaml:11:14: error[E135]: card 'squire' has a stacking dash but cannot be stacked
   11 |     symbols: "coin - sword"
      |              ^^^^^^^^^^^^^^
   hint: this pack declares no 'stacking:'; remove the dash

@@ -17,9 +17,15 @@ from decklore.compiler.symbol_notation import (
     SymbolItem,
     SymbolList,
     SymbolValue,
+    notation_words,
     parse_symbol_list,
     parse_symbol_value,
 )
+
+ERA_WORDS = notation_words([("progress", "none", "self"), ("harvest", "none", "self"),
+                            ("key", "lock", "self"), ("block", "symbol", "opponent")],
+                           "flourish")
+"""ERA's first symbols, its argument and receiver symbols, and its verb."""
 
 
 def parsed_list(text: str) -> SymbolList:
@@ -149,22 +155,22 @@ def test_every_example_of_the_mistake_table_gets_its_message(
     ("text", "message", "hint", "column"),
     [
         ("military[a]", "a lock is one capital letter in brackets",
-         "write the lock as military[A]", 10),
+         "write the lock as progress[A]", 10),
         ("money 2", "a count must be followed by its symbol name",
-         "write the count before the symbol, as in '2 money'", 7),
+         "write the count before the symbol, as in '2 harvest'", 7),
         ("progress, 2", "a count must be followed by its symbol name",
-         "write the count before the symbol, as in '2 money'", 11),
+         "write the count before the symbol, as in '2 harvest'", 11),
         ("key(B", "an argument in brackets is not closed", "close the bracket, as in key(B)", 5),
         ("harvest - progress - money", "a card has at most one flourish dash",
-         "keep one ' - ': left of it what the card gives once, right of it what each flourish "
-         "adds", 20),
+         "keep one ' - ': left of it what the card gives once, right of it what each card "
+         "stacked on it adds", 20),
         ("key(B) ->", "an effect arrow needs a receiver",
          "write '-> opponent' or '-> self' after the symbol", 8),
         ("progress, -> opponent", "an effect arrow must follow a symbol",
-         "write the arrow after the symbol it belongs to, as in 'ruin -> opponent'", 11),
+         "write the arrow after the symbol it belongs to, as in 'block -> opponent'", 11),
         ("coin!", "unexpected character '!'",
-         "symbol names are lowercase (progress, 2 money); locks are one capital letter in "
-         "brackets (military[A])", 5),
+         "symbol names are lowercase (progress, 2 harvest); locks are one capital letter in "
+         "brackets (progress[A])", 5),
         ("a(b)(c)", "unexpected '(': expected ',', '[', a flourish dash '-', a number, a symbol "
          "name, an arrow '->' or the end of the text",
          "see 'Symbol notation' in docs/pack-format.md", 5),
@@ -173,25 +179,53 @@ def test_every_example_of_the_mistake_table_gets_its_message(
     ],
 )
 def test_list_mistake_messages_exactly(text: str, message: str, hint: str, column: int) -> None:
-    assert parse_symbol_list(text) == NotationError(message, hint, 1, column)
+    error = error_of(parse_symbol_list(text))
+    assert (error.line, error.column) == (1, column)
+    assert error.worded(ERA_WORDS) == (message, hint)
 
 
 @pytest.mark.parametrize(
     ("text", "message", "hint", "column"),
     [
-        ("2 ruin", "a value starts with its symbol", "write the symbol first, as in 'ruin 2 +3'",
+        ("2 ruin", "a value starts with its symbol",
+         "write the symbol first, as in 'progress 2 +3'", 1),
+        ("", "a value starts with its symbol", "write the symbol first, as in 'progress 2 +3'",
          1),
-        ("", "a value starts with its symbol", "write the symbol first, as in 'ruin 2 +3'", 1),
         ("ruin 2 +", "a bonus needs a number after '+'", "write the bonus as '+3'", 8),
         ("ruin 2 3", "unexpected '3': expected '+' or the end of the text",
          "see 'Symbol notation' in docs/pack-format.md", 8),
         ("ruin!", "unexpected character '!'",
-         "symbol names are lowercase (progress, 2 money); locks are one capital letter in "
-         "brackets (military[A])", 5),
+         "symbol names are lowercase (progress, 2 harvest); locks are one capital letter in "
+         "brackets (progress[A])", 5),
     ],
 )
 def test_value_mistake_messages_exactly(text: str, message: str, hint: str, column: int) -> None:
-    assert parse_symbol_value(text) == NotationError(message, hint, 1, column)
+    error = error_of(parse_symbol_value(text))
+    assert (error.line, error.column) == (1, column)
+    assert error.worded(ERA_WORDS) == (message, hint)
+
+
+def test_messages_use_the_packs_own_symbols_and_verb() -> None:
+    """A pack of coins and swords is told to write coin[A], not ERA's military[A]; its dash
+    is named by its own stacking verb."""
+    words = notation_words([("coin", "none", "self"), ("sword", "none", "opponent"),
+                            ("ward", "symbol", "self")], "upgrade")
+    assert error_of(parse_symbol_list("coin[a]")).worded(words) == (
+        "a lock is one capital letter in brackets", "write the lock as coin[A]")
+    assert error_of(parse_symbol_list("coin - sword - coin")).worded(words)[0] == (
+        "a card has at most one upgrade dash")
+    assert error_of(parse_symbol_list("ward(coin")).worded(words)[1] == (
+        "close the bracket, as in ward(coin)")
+    assert error_of(parse_symbol_list("-> opponent")).worded(words)[1] == (
+        "write the arrow after the symbol it belongs to, as in 'sword -> opponent'")
+    assert error_of(parse_symbol_list("a(b)(c)")).worded(words)[0].startswith(
+        "unexpected '(': expected ',', '[', an upgrade dash '-',")
+    assert notation_words([], None)["a_dash"] == "a stacking dash"
+
+
+def test_braces_in_the_text_do_not_break_the_message() -> None:
+    error = error_of(parse_symbol_list("coin{"))
+    assert error.worded(ERA_WORDS)[0] == "unexpected character '{'"
 
 
 def test_error_on_a_later_line_has_its_line() -> None:
