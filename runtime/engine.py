@@ -58,7 +58,15 @@ class Action:
 
 
 class Game:
-    """A game in progress: the state plus what is derived from it and cached."""
+    """A game in progress: the state plus what is derived from it and cached.
+
+    Players, agents and tools use a small interface: ``new`` (or ``from_json``) to get a
+    game, then, until ``terminal``, ask ``current_player`` who decides, list their
+    ``legal_actions`` and ``apply`` one; ``returns`` and ``result`` say how it ended.
+    ``observation`` is what one seat may see, ``clone`` a copy to look ahead with, and
+    ``to_json``/``from_json`` save and resume.  Everything else is what the rules'
+    statements and builtins read and change.
+    """
 
     def __init__(self, program: Program, state: GameState) -> None:
         self.program = program
@@ -151,6 +159,12 @@ class Game:
         self.state.frames = frames
 
     def clone(self) -> Game:
+        """An independent copy of the game, for agents that try a move and look ahead.
+
+        The copy shares what never changes during a game (the loaded rules, the card rows)
+        and copies the state, so applying actions to it leaves this game untouched.  It
+        starts with no remembered definition values and no pause points.
+        """
         twin = Game.__new__(Game)
         twin.program = self.program
         twin.state = self.state.clone()
@@ -163,6 +177,9 @@ class Game:
         return twin
 
     def to_json(self) -> str:
+        """The whole game as JSON text, for ``from_json`` to resume: the seed and generator
+        state, every card's place, counters, flags, the log, the position in the rules and
+        the pending decision.  The same game gives the same text, byte for byte."""
         return self.state.to_json()
 
     @classmethod
@@ -198,14 +215,21 @@ class Game:
 
     @property
     def terminal(self) -> bool:
+        """Whether the game is over: ``result`` says how (it may have no winner)."""
         return self.state.info["result"] is not None
 
     @property
     def result(self) -> dict[str, Any] | None:
+        """How the game ended, or None while it goes on: ``winners`` (seat indexes, first
+        seat 0), the ``reason`` in words, where in the rules it ended (``at``) and the
+        ``turn``; a spent step budget also sets ``error``."""
         result: dict[str, Any] | None = self.state.info["result"]
         return result
 
     def current_player(self) -> int | None:
+        """The seat (0 for the first) that must answer the pending decision, or None when
+        nothing is pending (the game is over).  Inside an ``as`` block of the rules this is
+        the player named there, not necessarily the one whose turn it is."""
         pending = self.state.pending
         return None if pending is None else int(pending["player"])
 
@@ -217,6 +241,10 @@ class Game:
         return [1.0 if p in result["winners"] else -1.0 for p in range(self.state.players)]
 
     def legal_actions(self) -> list[Action]:
+        """The answers the current player may give, in a fixed order: ``apply`` takes an
+        action's ``index``.  Each carries the decision's label and a description in words
+        as that player may read it (no hidden card is named).  Empty when the game is over.
+        """
         pending = self.state.pending
         if pending is None:
             return []
@@ -225,6 +253,7 @@ class Game:
                 for i, value in enumerate(pending["options"])]
 
     def option_count(self) -> int:
+        """How many legal actions there are, without describing them (for fast agents)."""
         pending = self.state.pending
         return 0 if pending is None else len(pending["options"])
 
@@ -245,9 +274,14 @@ class Game:
         self._run()
 
     def observation(self, player: int | None) -> dict[str, Any]:
+        """Everything ``player`` may know now, as plain JSON-ready data: each seat's deck,
+        counters, flags and symbols, each zone's cards (face-down and hidden cards without
+        their identity) and the pending decision.  None gives a spectator's view."""
         return observation(self, player)
 
     def log_hash(self) -> str:
+        """A SHA-256 of the game's event log: two runs with the same pack, seed and choices
+        give the same hash, which is how determinism is checked."""
         digest = hashlib.sha256()
         for event in self.state.log:
             digest.update(json.dumps(event, separators=(",", ":")).encode())
@@ -257,14 +291,19 @@ class Game:
     # --- state reads the builtins use -----------------------------------------------------
 
     def me(self) -> int | None:
+        """The seat whose turn it is (the rules' ``me``), or None outside any turn."""
         me: int | None = self.state.info["me"]
         return me
 
     def live_players(self) -> list[int]:
+        """The seats still in the game (not eliminated), in seat order."""
         out = self.state.info["out"]
         return [p for p in range(self.state.players) if p not in out]
 
     def zone_cards(self, zone: str, player: int | None) -> list[int]:
+        """The card instances of one stored zone, in its order: the live list, not a copy.
+
+        ``player`` says whose, for a zone each player has; a shared zone ignores it."""
         per = self.state.zones[zone]
         if len(per) == 1 and zone in self.state.shared_zones:
             return per[0]
@@ -280,6 +319,8 @@ class Game:
         return [c for name in names for c in self.zone_cards(name, player)]
 
     def location(self, card: int | None) -> tuple[str, int | None]:
+        """The zone a card is in and whose it is (None: shared); a tucked card is where its
+        host is."""
         if card is None:
             raise RulesError("no card here (none)")
         row = self.state.cards[card]
@@ -288,6 +329,7 @@ class Game:
         return row["zone"], row["player"]
 
     def controller(self, card: int) -> int | None:
+        """The player whose zone the card lies in, or, in a shared zone, its owner."""
         _, player = self.location(card)
         if player is None:
             owner: int | None = self.state.cards[card]["owner"]
@@ -295,6 +337,7 @@ class Game:
         return player
 
     def base(self, card: int) -> int:
+        """The bottom card of the stack a card is part of (the card itself when unstacked)."""
         base: int | None = self.state.cards[card].get("base")
         return card if base is None else base
 
@@ -314,6 +357,9 @@ class Game:
         return Unit(tuple(self.rows[c] for c in cards), self.controller(base) or 0, attached)
 
     def symbol_view(self) -> SymbolView:
+        """Every unit in a zone that counts symbols, ready for symbol counts and blocks.
+
+        Built once and kept until a card moves, stacks or is tucked."""
         if self._view is None:
             units = []
             for name, spec in self.program.zones.items():
@@ -346,6 +392,8 @@ class Game:
         return of
 
     def counter_value(self, name: str, of: Any) -> int:
+        """A counter's value on a player or card (``of``; None: the current player, or the
+        game for a game-wide counter)."""
         spec = self.program.counters[name]
         if type(of) is int and spec["per"] != "game":  # the usual case, read often
             fast: int = self.state.counters[name][of]
@@ -354,6 +402,7 @@ class Game:
         return value
 
     def flag_value(self, name: str, of: Any) -> bool:
+        """Whether a flag is set on a player or card (``of`` as for ``counter_value``)."""
         spec = self.program.flags[name]
         if type(of) is int and spec["per"] != "game":
             return bool(self.state.flags[name][of])
@@ -365,6 +414,8 @@ class Game:
         self.state.log.append(list(event))
 
     def change_counter(self, name: str, of: Any, value: int) -> None:
+        """Set a counter, logged: below its minimum is a rules error, above its maximum it
+        stops at the maximum."""
         spec = self.program.counters[name]
         slot = self._slot(spec, of, name)
         if value < spec["min"]:
@@ -379,6 +430,7 @@ class Game:
             self.memo.clear()
 
     def change_flag(self, name: str, of: Any, value: bool) -> None:
+        """Set or clear a flag, logged when it changes."""
         slot = self._slot(self.program.flags[name], of, name)
         if self.state.flags[name][slot] != value:
             self.state.flags[name][slot] = value
@@ -459,6 +511,8 @@ class Game:
                 del cards[base]["above"]
 
     def stack(self, card: int, onto: int) -> None:
+        """Put a card (and what is stacked on it) on top of the unit ``onto`` belongs to,
+        face up, then run the ``stacked`` triggers."""
         base = self.base(onto)
         zone, player = self.location(base)
         self.move(card, zone, player, top=False, face_up=True)
@@ -472,6 +526,8 @@ class Game:
         self._fire("stacked", [card, onto])
 
     def tuck(self, card: int, host: int) -> None:
+        """Put a card face down under ``host``, where it goes wherever the host goes; then
+        run the ``tucked`` triggers."""
         self.move(card, UNDER, None, top=False, face_up=False)
         self.state.cards[card]["host"] = host
         self.state.cards[host].setdefault("under", []).append(card)
@@ -481,6 +537,8 @@ class Game:
         self._fire("tucked", [card, host])
 
     def reveal(self, card: int, to: int | None) -> None:
+        """Let one player (None: everyone) see a card's face until it moves; then run the
+        ``revealed`` triggers."""
         row = self.state.cards[card]
         seen = row.setdefault("seen", [])
         viewers = range(self.state.players) if to is None else [to]
@@ -492,6 +550,7 @@ class Game:
         self._fire("revealed", [card])
 
     def shuffle(self, zone: str, player: int | None) -> None:
+        """Shuffle a zone with the game's seeded generator, logged."""
         self.state.shuffle(zone, player)
         self._log("shuffle", zone, player, len(self.zone_cards(zone, player)))
         self._dirty = True
@@ -689,6 +748,8 @@ class Game:
         self._finish([p for p in live if key(p) == best], f"{reason}: highest score", None)
 
     def end_period(self, period: str) -> None:
+        """End the innermost running period of this kind (turn, round, phase, ...) with the
+        blocks inside it, or, for ``game``, the game, decided by the score."""
         if period == "game":
             self._end_by_score("the game was ended")
             return
