@@ -400,6 +400,33 @@ round:
     assert game.state.counters["points"][0] == 5 + 3 + 3
 
 
+def test_a_decision_in_a_loop_names_the_card_the_checker_says_it_walks(
+        tmp_path: Path) -> None:
+    """A loop over joined cards, or over a local holding cards, walks cards (the IR's
+    ``walks``), so its decisions name the current card, as a loop over a zone's do."""
+    game = play(tmp_path, """
+setup:
+  for each p in players():
+    draw 1 from draw(p) to hand(p) face up
+    draw 1 from draw(p) to table(p) face up
+round:
+  turn:
+    let mine = hand(me)
+    for each c in mine:
+      may "Keep it":
+        gain 1 points
+    for each c in hand(me) + table(me):
+      may "Count it":
+        gain 1 points
+    end game
+""")
+    first, *_ = descriptions(game)
+    hand = game.rows[game.state.zones["hand"][0][0]]["name"]
+    assert first == f"Keep it [{hand} (your hand)]"
+    game.apply(0)
+    assert descriptions(game)[0] == f"Count it [{hand} (your hand)]"
+
+
 def test_attachments_count_for_the_card_they_are_under(tmp_path: Path) -> None:
     manifest_extra = {"event": "counts_under: true"}
     rules = """
