@@ -413,11 +413,35 @@ def _chunks(text: str) -> list[tuple[int, str]]:
             for start, end in pairwise(bounds)]
 
 
+def _comment_column(line: str) -> int | None:
+    """Where a line's comment starts (0-based), or None: a '#' outside strings.
+
+    Inside a string a backslash escapes the next character, so in ``"\\\\" "#"`` the first
+    string ends at its second quote (the backslash before it is itself escaped) and the
+    '#' is text, not a comment.
+    """
+    quoted = escaped = False
+    for col, char in enumerate(line):
+        if escaped:
+            escaped = False
+        elif quoted and char == "\\":
+            escaped = True
+        elif char == '"':
+            quoted = not quoted
+        elif char == "#" and not quoted:
+            return col
+    return None
+
+
 def _strip_strings_and_comment(line: str) -> str:
     out = []
-    quoted = False
-    for col, char in enumerate(line):
-        if char == '"' and (col == 0 or line[col - 1] != "\\"):
+    quoted = escaped = False
+    for char in line:
+        if escaped:
+            escaped = False
+        elif quoted and char == "\\":
+            escaped = True
+        elif char == '"':
             quoted = not quoted
         elif char == "#" and not quoted:
             break
@@ -430,13 +454,9 @@ def comments_of(text: str) -> tuple[tuple[int, int, str], ...]:
     """Every comment in the text as (line, column, text), skipping '#' inside strings."""
     found: list[tuple[int, int, str]] = []
     for number, line in enumerate(text.split("\n"), start=1):
-        quoted = False
-        for col, char in enumerate(line):
-            if char == '"' and (col == 0 or line[col - 1] != "\\"):
-                quoted = not quoted
-            elif char == "#" and not quoted:
-                found.append((number, col + 1, line[col:].rstrip()))
-                break
+        col = _comment_column(line)
+        if col is not None:
+            found.append((number, col + 1, line[col:].rstrip()))
     return tuple(found)
 
 

@@ -158,6 +158,18 @@ def test_printing_any_program_parses_back_to_the_same_program(program: n.Program
     assert format_program(again) == text  # idempotent
 
 
+def test_a_hash_after_a_string_ending_in_a_backslash_is_text() -> None:
+    """In ``"\\\\" "#"`` the backslash is escaped, so the first string ends at its second
+    quote and the '#' is the label's text, not a comment (found by the property above)."""
+    program = n.Program(declarations=(n.Outcome(kind="win", player="a",
+                                                condition=n.StrLit(value="\\"), label="#"),),
+                        comments=(), blank_lines=frozenset())
+    text = format_program(program)
+    assert text == 'win a when "\\\\" "#"\n'
+    assert _parse(text) == program
+    assert format_program(_parse(text)) == text  # no comment '#"' read into the label
+
+
 def _rules_files() -> list[Path]:
     return sorted(ROOT.glob("cards/*/rules/*.rules")) + sorted(
         ROOT.glob("tests/packs/*/rules/*.rules"))
