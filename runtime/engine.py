@@ -26,6 +26,7 @@ from decklore.runtime.builtins import players_from
 from decklore.runtime.describe import describe_option, observation
 from decklore.runtime.expressions import Env, RulesError, as_list
 from decklore.runtime.program import Flow, Program, Stmt, program_for
+from decklore.runtime.rng import Rng
 from decklore.runtime.state import (
     OUT,
     UNDER,
@@ -245,6 +246,13 @@ class Game:
 
     def observation(self, player: int | None) -> dict[str, Any]:
         return observation(self, player)
+
+    def determinize(self, player: int, rng: Rng) -> Game:
+        """A clone that ``player`` could believe: every card it cannot see re-dealt at
+        random from the cards it could be, and the generator re-seeded (``determinize``)."""
+        from decklore.runtime.determinize import determinize
+
+        return determinize(self, player, rng)
 
     def log_hash(self) -> str:
         digest = hashlib.sha256()
