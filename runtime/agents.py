@@ -223,14 +223,39 @@ class GreedyAgent:
                    for i in range(trial.option_count()))
 
 
-AGENT_NAMES = ("random", "greedy")
+AGENT_NAMES = ("random", "greedy", "mcts")
 
 
 def make_agent(name: str, seed: int, raw_tables: Mapping[str, Any]) -> Agent:
-    """An agent by name, seeded; ``greedy`` reads the pack's weights."""
-    if name == "random":
+    """An agent by name, seeded: ``random``, ``greedy`` (the pack's weights), or ``mcts``
+    with optional settings after a colon (``mcts:iters=400:depth=20``)."""
+    kind, _, settings = name.partition(":")
+    if kind == "mcts":
+        from decklore.runtime.mcts import make_mcts  # it builds on this module
+
+        return make_mcts(seed, raw_tables, settings)
+    if settings:
+        raise ValueError(f"agent '{kind}' takes no settings (only mcts does)")
+    if kind == "random":
         return RandomAgent(seed)
-    if name == "greedy":
+    if kind == "greedy":
         return GreedyAgent(seed, Weights.from_tables(raw_tables))
     raise ValueError(f"no agent '{name}'; agents: {', '.join(AGENT_NAMES)} "
                      "(and 'human' in decklore play)")
+
+
+def check_agent(name: str) -> str | None:
+    """Why ``name`` is no agent (a message for the command line), or None when it is one."""
+    kind, _, settings = name.partition(":")
+    if kind not in AGENT_NAMES:
+        return f"no agent '{name}'; agents: {', '.join(AGENT_NAMES)}"
+    if kind == "mcts":
+        from decklore.runtime.mcts import Settings
+
+        try:
+            Settings.parse(settings)
+        except ValueError as exc:
+            return str(exc)
+    elif settings:
+        return f"agent '{kind}' takes no settings (only mcts does)"
+    return None

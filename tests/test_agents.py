@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from decklore.compiler.pipeline import compile_pack
-from decklore.runtime.agents import Agent, GreedyAgent, Weights
+from decklore.runtime.agents import Agent, GreedyAgent, Weights, make_agent
 from decklore.runtime.describe import visible
 from decklore.runtime.engine import Game
 from decklore.runtime.tables import Tables, loads_tables
@@ -76,7 +76,8 @@ def planted(tables: Tables, seed: int, card_id: str) -> Game:
 
 
 def agents(tables: Tables, seed: int) -> list[Agent]:
-    return [GreedyAgent(seed, Weights.from_tables(tables.raw))]
+    return [GreedyAgent(seed, Weights.from_tables(tables.raw)),
+            make_agent("mcts:iters=30", seed, tables.raw)]
 
 
 def test_a_card_in_the_opponents_hand_does_not_change_the_choice(steal: Tables) -> None:
@@ -84,13 +85,13 @@ def test_a_card_in_the_opponents_hand_does_not_change_the_choice(steal: Tables) 
     for seed in range(12):
         with_coin, without = planted(steal, seed, "smith"), planted(steal, seed, "ambush")
         assert with_coin.observation(0) == without.observation(0)
-        for make in range(1):
+        for make in range(2):
             one, two = agents(steal, seed)[make], agents(steal, seed)[make]
             picked = one.choose(with_coin)
             assert picked == two.choose(without), (seed, one.name)
             coin_taken += picked == 0
     # The choice is a real one, made either way over the seeds.
-    assert 0 < coin_taken < 12
+    assert 0 < coin_taken < 24
 
 
 def test_greedy_without_determinizing_would_read_the_planted_card(steal: Tables) -> None:
@@ -108,3 +109,79 @@ def test_greedy_without_determinizing_would_read_the_planted_card(steal: Tables)
 
     assert peek(planted(steal, 1, "smith")) == 0
     assert peek(planted(steal, 1, "ambush")) == 1
+
+
+# --- the search agent -------------------------------------------------------------------
+
+def era_data() -> bytes:
+    from decklore.cards import bundled_pack
+    from decklore.compiler.pipeline import compile_pack as compile_bundled
+
+    pack = bundled_pack("era")
+    assert pack is not None
+    return compile_bundled(pack).data
+
+
+def test_mcts_with_an_iteration_budget_replays_exactly_with_any_number_of_jobs() -> None:
+    from decklore.runtime.simulate import simulate, summarize
+
+    data = era_data()
+    agents = ["mcts:iters=4:depth=4", "greedy"]
+    one = simulate(data, 2, 11, 2, agents, jobs=1)
+    two = simulate(data, 2, 11, 2, agents, jobs=2)
+    assert [r.log_hash for r in one] == [r.log_hash for r in two]
+    assert summarize(one, 2)["results_hash"] == summarize(two, 2)["results_hash"]
+    assert all(r.error is None and r.winners for r in one)
+
+
+def test_mcts_settings_are_checked_with_a_clear_message() -> None:
+    from decklore.runtime.agents import check_agent
+    from decklore.runtime.mcts import Settings
+
+    assert Settings.parse("iters=400:depth=20") == Settings(iters=400, depth=20)
+    assert Settings.parse("seconds=1.5").seconds == 1.5
+    assert check_agent("mcts:iters=ten") == "mcts setting iters must be a number, not 'ten'"
+    assert check_agent("mcts:speed=3") == (
+        "mcts takes iters=N, seconds=N, depth=N, explore=N, scale=N (separated by ':'), "
+        "not 'speed=3'")
+    assert check_agent("mcts:iters=0") == "give mcts a budget: iters=N or seconds=S"
+    assert check_agent("greedy:iters=3") == "agent 'greedy' takes no settings (only mcts does)"
+    assert check_agent("clever") == "no agent 'clever'; agents: random, greedy, mcts"
+    assert check_agent("mcts") is None
+
+
+def test_mcts_beats_random_play_in_a_short_game(steal: Tables) -> None:
+    """Against random play in the small game, search takes coin cards and scores."""
+    from decklore.runtime.agents import RandomAgent
+
+    wins = 0
+    for seed in range(6):
+        game = Game.new(steal, 2, seed)
+        players: list[Agent] = [make_agent("mcts:iters=60", seed, steal.raw), RandomAgent(seed)]
+        while not game.terminal:
+            player = game.current_player()
+            assert player is not None
+            game.apply(players[player].choose(game))
+        assert game.result is not None
+        wins += 0 in game.result["winners"]
+    assert wins >= 5
+
+
+def test_the_command_line_takes_mcts_with_settings() -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from decklore import cli
+
+    era = Path(__file__).resolve().parent.parent / "cards" / "era"
+    result = CliRunner().invoke(cli, ["simulate", str(era), "-n", "1", "--agents",
+                                      "mcts:iters=3:depth=3,random", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["agents"] == ["mcts:iters=3:depth=3", "random"]
+    bad = CliRunner().invoke(cli, ["simulate", str(era), "-n", "1", "--agents", "mcts:iters=x"])
+    assert bad.exit_code == 2
+    assert "mcts setting iters must be a number, not 'x'" in bad.output
+    played = CliRunner().invoke(cli, ["play", str(era), "--players", "mcts:iters=2:depth=2,"
+                                      "random", "--seed", "2"])
+    assert played.exit_code == 0, played.output
