@@ -152,29 +152,47 @@ def faces(game: Game, card: int) -> tuple[Any, ...]:
     return (row["card"], -1 if owner is None else owner, marks, flags)
 
 
+class Determinizer:
+    """Draws determinizations of one position for one seat, as many as a search needs: the
+    groups and their sorted faces are worked out once, each draw only deals them."""
+
+    def __init__(self, game: Game, viewer: int, knowledge: Knowledge | None = None) -> None:
+        if knowledge is None or knowledge.viewer != viewer:
+            knowledge = Knowledge(game, viewer)
+        self.game = game
+        self.groups = [(group, sorted(faces(game, c) for c in group))
+                       for group in knowledge.pools(game)]
+        program = game.program
+        self.card_counters = [n for n, s in program.counters.items() if s["per"] == "card"]
+        self.card_flags = [n for n, s in program.flags.items() if s["per"] == "card"]
+
+    def sample(self, rng: Rng) -> Game:
+        """One determinization, drawn with ``rng`` (and only with it)."""
+        twin = self.game.clone()
+        state = twin.state
+        program = twin.program
+        counters = [state.counters[n] for n in self.card_counters]
+        flags = [state.flags[n] for n in self.card_flags]
+        cards = state.cards
+        for group, sorted_faces in self.groups:
+            dealt = list(sorted_faces)
+            rng.shuffle(dealt)
+            for card, (card_id, owner, marks, marked) in zip(group, dealt, strict=True):
+                row = cards[card]
+                row["card"] = card_id
+                row["owner"] = None if owner == -1 else owner
+                for values, value in zip(counters, marks, strict=True):
+                    values[card] = value
+                for values, value in zip(flags, marked, strict=True):
+                    values[card] = value
+        state.rng = Rng((rng.next_u32() << 32) | rng.next_u32(), stream=rng.next_u32())
+        twin.rows = [program.card_rows[c["card"]] for c in cards]
+        twin._view = None
+        twin.memo = {}
+        return twin
+
+
 def determinize(game: Game, viewer: int, rng: Rng, knowledge: Knowledge | None = None) -> Game:
     """A clone of ``game`` that ``viewer`` could believe: hidden cards re-dealt, generator
     re-seeded.  Pass the seat's ``Knowledge`` to avoid re-reading the whole log."""
-    if knowledge is None or knowledge.viewer != viewer:
-        knowledge = Knowledge(game, viewer)
-    twin = game.clone()
-    state = twin.state
-    program = twin.program
-    card_counters = [n for n, s in program.counters.items() if s["per"] == "card"]
-    card_flags = [n for n, s in program.flags.items() if s["per"] == "card"]
-    for group in knowledge.pools(game):
-        dealt = sorted(faces(game, c) for c in group)
-        rng.shuffle(dealt)
-        for card, (card_id, owner, marks, flags) in zip(group, dealt, strict=True):
-            row = state.cards[card]
-            row["card"] = card_id
-            row["owner"] = None if owner == -1 else owner
-            for name, value in zip(card_counters, marks, strict=True):
-                state.counters[name][card] = value
-            for name, value in zip(card_flags, flags, strict=True):
-                state.flags[name][card] = value
-    state.rng = Rng((rng.next_u32() << 32) | rng.next_u32(), stream=rng.next_u32())
-    twin.rows = [program.card_rows[c["card"]] for c in state.cards]
-    twin._view = None
-    twin.memo = {}
-    return twin
+    return Determinizer(game, viewer, knowledge).sample(rng)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from decklore.runtime.agents import Weights, evaluate
-from decklore.runtime.determinize import Knowledge, determinize
+from decklore.runtime.determinize import Determinizer, Knowledge
 from decklore.runtime.engine import Game
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.rng import Rng
@@ -119,6 +119,7 @@ class MctsAgent:
             known = self._knowledge[player] = Knowledge(game, player)
         else:
             known.update(game)
+        worlds = Determinizer(game, player, known)
         root = Node()
         settings = self.settings
         deadline = time.perf_counter() + settings.seconds if settings.seconds else None
@@ -128,7 +129,7 @@ class MctsAgent:
                 break
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            self._iterate(determinize(game, player, self.rng, known), root)
+            self._iterate(worlds.sample(self.rng), root)
             done += 1
         self.iterations = done
         keys = answer_keys(game)
