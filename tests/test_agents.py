@@ -185,3 +185,26 @@ def test_the_command_line_takes_mcts_with_settings() -> None:
     played = CliRunner().invoke(cli, ["play", str(era), "--players", "mcts:iters=2:depth=2,"
                                       "random", "--seed", "2"])
     assert played.exit_code == 0, played.output
+
+
+def test_the_search_example_in_the_engine_docs_runs() -> None:
+    """docs/engine.md's 20-line search agent plays real ERA decisions as written."""
+    import re
+
+    from decklore.runtime.rng import Rng
+    from decklore.runtime.simulate import deal_decks
+
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "engine.md").read_text()
+    [code] = [block for block in re.findall(r"```python\n(.*?)```", docs, re.S)
+              if "def search(" in block]
+    assert len(code.strip().splitlines()) <= 30
+    space: dict[str, object] = {}
+    exec(compile(code, "engine.md", "exec"), space)
+    search = space["search"]
+    tables = loads_tables(era_data())
+    game = Game.new(tables, 2, 4, deal_decks(tables, 2, 4))
+    rng = Rng(7)
+    for _ in range(3):
+        choice = search(game, rng, worlds=2, depth=4)  # type: ignore[operator]
+        assert 0 <= choice < game.option_count()
+        game.apply(choice)
