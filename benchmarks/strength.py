@@ -122,11 +122,14 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=None, help="MCTS playout length")
     parser.add_argument("--packs", default=",".join(PACKS))
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--pairings", default="mcts-random,mcts-greedy,greedy-random")
     parser.add_argument("--seed", type=int, default=1, help="seed of the whole run")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
     mcts = f"mcts:iters={args.iters}" + (f":depth={args.depth}" if args.depth else "")
-    pairs = [(mcts, "random"), (mcts, "greedy"), ("greedy", "random")]
+    names = {"mcts": mcts, "greedy": "greedy", "random": "random"}
+    pairs = [(names[a], names[b]) for a, b in
+             (pair.split("-") for pair in args.pairings.split(","))]
     for pack in args.packs.split(","):
         print(f"\n{pack}, {args.players} players, {args.games} games a pairing, seats "
               "swapped every other game")
