@@ -15,6 +15,8 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from decklore.cards import bundled_pack
 from decklore.compiler.pipeline import compile_pack
@@ -192,3 +194,24 @@ def test_a_card_shuffled_away_is_forgotten(tmp_path: Path) -> None:
     move top_card(draw(p)) to hand(p) face down"""
     game = mini_game(tmp_path, SEEN_THEN_HIDDEN.format(again=again))
     assert len(opponents_hidden_card(game, 12)) > 1
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), decisions=st.integers(0, 80), draw=st.integers(0, 1000),
+       pack=st.sampled_from([("era", 2), ("era-of-kingdoms", 2)]))
+def test_any_position_any_draw_keeps_the_view_and_the_cards(
+        seed: int, decisions: int, draw: int, pack: tuple[str, int]) -> None:
+    t = tables(pack[0])
+    game = Game.new(t, pack[1], seed, deal_decks(t, pack[1], seed) or None)
+    agents = [RandomAgent(seed + i) for i in range(pack[1])]
+    for _ in range(decisions):
+        if game.terminal:
+            break
+        player = game.current_player()
+        assert player is not None
+        game.apply(agents[player].choose(game))
+    for viewer in range(pack[1]):
+        twin = determinize(game, viewer, Rng(draw))
+        assert twin.observation(viewer) == game.observation(viewer)
+        assert faces(twin) == faces(game)
+        twin.state.check()
