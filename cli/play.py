@@ -111,7 +111,8 @@ def _decks(tables: Tables, value: str | None, players: int) -> list[str] | None:
 @click.command()
 @click.argument("pack")
 @click.option("--players", "seats", default="human,random", show_default=True,
-              help="One agent per seat: human, random or greedy, comma-separated.")
+              help="One agent per seat: human, random, greedy or mcts (mcts:seconds=1), "
+              "comma-separated.")
 @click.option("--seed", type=int, default=1, show_default=True, help="The game's seed.")
 @click.option("--decks", default=None, help="Each seat's deck, comma-separated, named by "
               "the deck's id in the pack.")
@@ -308,7 +309,8 @@ def _ask(console: Any, game: Game, save: Path | None) -> int | None:
 @click.option("--players", type=int, default=None,
               help="Players per game (default: the pack's smallest count).")
 @click.option("--agents", default="random", show_default=True,
-              help="Agents by seat, comma-separated (random, greedy), repeated round the table.")
+              help="Agents by seat, comma-separated (random, greedy, mcts or mcts:iters=400), "
+              "repeated round the table.")
 @click.option("--decks", default=None, help="Fix each seat's deck (default: dealt per game).")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Worker processes; results are the same for any number.")
@@ -325,7 +327,7 @@ def simulate(pack: str, games: int, seed: int, players: int | None, agents: str,
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from decklore.runtime.agents import AGENT_NAMES
+    from decklore.runtime.agents import check_agent
     from decklore.runtime.engine import DEFAULT_BUDGET
     from decklore.runtime.simulate import simulate as run
     from decklore.runtime.simulate import summarize
@@ -338,9 +340,9 @@ def simulate(pack: str, games: int, seed: int, players: int | None, agents: str,
                                  param_hint="--players")
     names = [a.strip() for a in agents.split(",") if a.strip()]
     for name in names:
-        if name not in AGENT_NAMES:
-            raise click.BadParameter(f"no agent '{name}'; agents: {', '.join(AGENT_NAMES)}",
-                                     param_hint="--agents")
+        problem = check_agent(name)
+        if problem is not None:
+            raise click.BadParameter(problem, param_hint="--agents")
     chosen = _decks(tables, decks, count)
     console = Console(stderr=True)
     show = not as_json and console.is_terminal

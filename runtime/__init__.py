@@ -2,10 +2,12 @@
 
 ``tables`` loads and verifies tables; ``program`` readies their rules IR (``expressions``
 and ``builtins`` compile it to closures); ``engine`` plays it with the game's ``state``,
-``symbols`` and ``rng``; ``describe`` says what a player may see; ``agents`` and
-``simulate`` play many games.  ``docs/engine.md`` describes the whole.
+``symbols`` and ``rng``; ``describe`` says what a player may see; ``determinize`` builds
+what a seat could believe; ``agents`` (``mcts`` the search agent) and ``simulate`` play many
+games; ``rl`` is the PettingZoo environment.  ``docs/engine.md`` describes the whole.
 
-Imports only the standard library: never the compiler, YAML, Lark, jsonschema or Jinja.
+Imports only the standard library: never the compiler, YAML, Lark, jsonschema or Jinja
+(``rl`` alone, an optional extra that nothing here imports, needs NumPy and PettingZoo).
 """
 
 from __future__ import annotations

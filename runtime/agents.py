@@ -6,9 +6,11 @@ and cards in zones), so a designer tunes it in ``pack.yaml`` without code.  Agen
 their randomness from their own seeded generator, never from the game's, so adding an
 agent's look-ahead never changes what the game deals.
 
-Agents see only what ``legal_actions`` offers; the greedy agent also looks one decision
-ahead on a clone of the game, which knows hidden cards.  That is a known advantage: it is a
-benchmark and a sparring partner, not a fair player.
+Agents decide from what their seat may know.  The greedy agent looks ahead, but only on a
+determinized copy of the game (``determinize``): the cards its seat cannot see are re-dealt
+at random from the cards they could be, and the game's generator is re-seeded, so its
+look-ahead never reads a hidden card or the true next draw.  ``decklore.runtime.mcts``
+holds the search agent.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from decklore.runtime.determinize import Knowledge, determinize
 from decklore.runtime.engine import Game
 from decklore.runtime.rng import Rng
 
@@ -155,7 +158,8 @@ class GreedyAgent:
     positions in all): "play a card" is worth what the best card to play is worth, not the
     unchanged position of the question that follows it.  Ties (most decisions change
     nothing the weights see) go to a seeded random pick among the best, so the agent still
-    explores.
+    explores.  It looks ahead on one determinization per decision, drawn with its own
+    generator: what its seat cannot see never changes what it chooses.
     """
 
     name = "greedy"
@@ -168,6 +172,7 @@ class GreedyAgent:
         self.trials = trials
         self._mark = -1
         self._asked: set[str] = set()
+        self._knowledge: dict[int, Knowledge] = {}
 
     def choose(self, game: Game) -> int:
         count = game.option_count()
@@ -182,15 +187,25 @@ class GreedyAgent:
         question = _question(game)
         assert question is not None
         self._asked.add(question)
+        world = determinize(game, player, self.rng, self.knowledge(game, player))
         best: list[int] = []
         top = float("-inf")
         for index in range(count):
-            score = self._value(game, mark, index, player, self.depth)
+            score = self._value(world, mark, index, player, self.depth)
             if score > top:
                 top, best = score, [index]
             elif score == top:
                 best.append(index)
         return best[self.rng.below(len(best))] if len(best) > 1 else best[0]
+
+    def knowledge(self, game: Game, player: int) -> Knowledge:
+        """What this agent's seat has followed of ``game`` so far, brought up to date."""
+        known = self._knowledge.get(player)
+        if known is None:
+            known = self._knowledge[player] = Knowledge(game, player)
+        else:
+            known.update(game)
+        return known
 
     def _value(self, game: Game, mark: int, index: int, player: int, depth: int) -> float:
         """What answer ``index`` is worth; ``mark`` is the game's last change before it."""
@@ -208,14 +223,39 @@ class GreedyAgent:
                    for i in range(trial.option_count()))
 
 
-AGENT_NAMES = ("random", "greedy")
+AGENT_NAMES = ("random", "greedy", "mcts")
 
 
 def make_agent(name: str, seed: int, raw_tables: Mapping[str, Any]) -> Agent:
-    """An agent by name, seeded; ``greedy`` reads the pack's weights."""
-    if name == "random":
+    """An agent by name, seeded: ``random``, ``greedy`` (the pack's weights), or ``mcts``
+    with optional settings after a colon (``mcts:iters=400:depth=20``)."""
+    kind, _, settings = name.partition(":")
+    if kind == "mcts":
+        from decklore.runtime.mcts import make_mcts  # it builds on this module
+
+        return make_mcts(seed, raw_tables, settings)
+    if settings:
+        raise ValueError(f"agent '{kind}' takes no settings (only mcts does)")
+    if kind == "random":
         return RandomAgent(seed)
-    if name == "greedy":
+    if kind == "greedy":
         return GreedyAgent(seed, Weights.from_tables(raw_tables))
     raise ValueError(f"no agent '{name}'; agents: {', '.join(AGENT_NAMES)} "
                      "(and 'human' in decklore play)")
+
+
+def check_agent(name: str) -> str | None:
+    """Why ``name`` is no agent (a message for the command line), or None when it is one."""
+    kind, _, settings = name.partition(":")
+    if kind not in AGENT_NAMES:
+        return f"no agent '{name}'; agents: {', '.join(AGENT_NAMES)}"
+    if kind == "mcts":
+        from decklore.runtime.mcts import Settings
+
+        try:
+            Settings.parse(settings)
+        except ValueError as exc:
+            return str(exc)
+    elif settings:
+        return f"agent '{kind}' takes no settings (only mcts does)"
+    return None

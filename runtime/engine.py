@@ -26,6 +26,7 @@ from decklore.runtime.builtins import players_from
 from decklore.runtime.describe import describe_option, observation
 from decklore.runtime.expressions import Env, RulesError, as_list
 from decklore.runtime.program import Flow, Program, Stmt, program_for
+from decklore.runtime.rng import Rng
 from decklore.runtime.state import (
     OUT,
     UNDER,
@@ -278,6 +279,13 @@ class Game:
         counters, flags and symbols, each zone's cards (face-down and hidden cards without
         their identity) and the pending decision.  None gives a spectator's view."""
         return observation(self, player)
+
+    def determinize(self, player: int, rng: Rng) -> Game:
+        """A clone that ``player`` could believe: every card it cannot see re-dealt at
+        random from the cards it could be, and the generator re-seeded (``determinize``)."""
+        from decklore.runtime.determinize import determinize
+
+        return determinize(self, player, rng)
 
     def log_hash(self) -> str:
         """A SHA-256 of the game's event log: two runs with the same pack, seed and choices

@@ -1,0 +1,198 @@
+"""Honest look-ahead: a full game state that one seat could believe, with hidden cards re-dealt.
+
+An agent that searches needs a whole state to run the rules on, but the true state knows
+every face-down card.  ``determinize(game, viewer, rng)`` returns a clone in which every
+card the viewer cannot see has been given, at random, a face it could have, and the game's
+generator has been re-seeded, so neither the hidden cards nor the future draws are the real
+ones.  Everything the viewer may see (``observation(viewer)``) is unchanged.
+
+What a hidden card could be comes from the public history, read from the log the way a
+player at the table would follow it, knowing no game:
+
+- at the start every card is where its pack puts it, in deck order, so each is known;
+- a shuffle makes the cards of that zone interchangeable (they join one *pool*, together
+  with the cards each of them could already have been swapped with);
+- a card the viewer sees (face up where the viewer may look, or revealed to them) is known
+  again: it leaves its pool, and the viewer remembers it after it goes out of sight.
+
+Moves keep a card in its pool: the viewer follows a face-down card across the table without
+learning its face.  Determinizing then deals, within each pool, the faces of the members the
+viewer cannot see among those same members.  A face is the card, its owner and its marks
+(per-card counters and flags), which observations hide together with the face.  The faces
+are put in a fixed order before they are dealt, so the result depends on what the viewer
+knows and the generator only, never on which hidden card is really where (a test checks
+that an agent's choices do not change when a hidden card is swapped).
+
+Cards placed by hand without a log entry (scenarios set positions up that way) are not
+followed: each such hidden card is pooled with the hidden cards of the zone it lies in.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from decklore.runtime.describe import visible
+from decklore.runtime.rng import Rng
+from decklore.runtime.state import new_state
+
+if TYPE_CHECKING:
+    from decklore.runtime.engine import Game
+
+Place = tuple[str, int | None]
+
+
+class Knowledge:
+    """What one seat has been able to follow of the game so far: which hidden cards are
+    interchangeable to it.  ``update`` reads only the log events it has not read yet, so an
+    agent keeps one per game and pays for each event once."""
+
+    def __init__(self, game: Game, viewer: int) -> None:
+        self.viewer = viewer
+        self._start: Any = None
+        self._read = 0
+        self._place: list[Place] = []
+        self._pool: list[int] = []
+        self._members: dict[int, set[int]] = {}
+        self._next = 0
+        self.update(game)
+
+    def _reset(self, game: Game) -> None:
+        state = game.state
+        automated = state.info.get("automated", ())
+        start = new_state(game.program.tables, state.players - len(automated), state.seed,
+                          state.decks)
+        self._start = state.log[0] if state.log else None
+        self._read = 1 if state.log else 0
+        self._place = [(c["zone"], c["player"]) for c in start.cards]
+        self._pool = list(range(len(start.cards)))
+        self._members = {i: {i} for i in self._pool}
+        self._next = len(self._pool)
+
+    def update(self, game: Game) -> None:
+        """Read the events logged since the last update (from the start for a new game)."""
+        log = game.state.log
+        if (self._start is None or not log or len(log) < self._read
+                or (log[0] is not self._start and log[0] != self._start)):
+            self._reset(game)
+        zones = game.program.zones
+        viewer = self.viewer
+        cards = game.state.cards
+        for event in log[self._read:]:
+            kind = event[0]
+            if kind == "move":
+                card, zone, player, face_up = event[1], event[2], event[3], event[4]
+                self._place[card] = (zone, player)
+                if face_up:
+                    spec = zones.get(zone)
+                    seen = spec is None or spec["visibility"] == "public" or (
+                        spec["visibility"] == "owner" and viewer == (
+                            player if player is not None else cards[card]["owner"]))
+                    if seen:
+                        self._know(card)
+            elif kind == "reveal":
+                if event[2] is None or event[2] == viewer:
+                    self._know(event[1])
+            elif kind == "shuffle":
+                place = (event[1], event[2])
+                self._merge([c for c, at in enumerate(self._place) if at == place])
+        self._read = len(log)
+
+    def _know(self, card: int) -> None:
+        pool = self._pool[card]
+        members = self._members[pool]
+        if len(members) > 1:
+            members.discard(card)
+            self._new_pool({card})
+
+    def _new_pool(self, members: set[int]) -> int:
+        pool = self._next
+        self._next += 1
+        self._members[pool] = members
+        for card in members:
+            self._pool[card] = pool
+        return pool
+
+    def _merge(self, cards: list[int]) -> None:
+        pools = {self._pool[c] for c in cards}
+        if len(pools) <= 1:
+            return
+        joined: set[int] = set()
+        for pool in pools:
+            joined |= self._members.pop(pool)
+        self._new_pool(joined)
+
+    def pools(self, game: Game) -> list[list[int]]:
+        """The groups of cards hidden from the viewer now that may trade faces, each sorted."""
+        self.update(game)
+        cards = game.state.cards
+        viewer = self.viewer
+        hidden = [c for c in range(len(cards)) if not visible(game, c, viewer)]
+        drifted: dict[Place, list[int]] = {}
+        groups: dict[int, list[int]] = {}
+        for card in hidden:
+            row = cards[card]
+            if self._place[card] != (row["zone"], row["player"]):
+                drifted.setdefault((row["zone"], row["player"]), []).append(card)
+            else:
+                groups.setdefault(self._pool[card], []).append(card)
+        found = [g for g in groups.values() if len(g) > 1]
+        found += [g for g in drifted.values() if len(g) > 1]
+        return found
+
+
+def faces(game: Game, card: int) -> tuple[Any, ...]:
+    """What a card's face carries: its card, its owner and its marks (as one sortable key)."""
+    state, program = game.state, game.program
+    row = state.cards[card]
+    marks = tuple(state.counters[n][card] for n, s in program.counters.items()
+                  if s["per"] == "card")
+    flags = tuple(bool(state.flags[n][card]) for n, s in program.flags.items()
+                  if s["per"] == "card")
+    owner = row["owner"]
+    return (row["card"], -1 if owner is None else owner, marks, flags)
+
+
+class Determinizer:
+    """Draws determinizations of one position for one seat, as many as a search needs: the
+    groups and their sorted faces are worked out once, each draw only deals them."""
+
+    def __init__(self, game: Game, viewer: int, knowledge: Knowledge | None = None) -> None:
+        if knowledge is None or knowledge.viewer != viewer:
+            knowledge = Knowledge(game, viewer)
+        self.game = game
+        self.groups = [(group, sorted(faces(game, c) for c in group))
+                       for group in knowledge.pools(game)]
+        program = game.program
+        self.card_counters = [n for n, s in program.counters.items() if s["per"] == "card"]
+        self.card_flags = [n for n, s in program.flags.items() if s["per"] == "card"]
+
+    def sample(self, rng: Rng) -> Game:
+        """One determinization, drawn with ``rng`` (and only with it)."""
+        twin = self.game.clone()
+        state = twin.state
+        program = twin.program
+        counters = [state.counters[n] for n in self.card_counters]
+        flags = [state.flags[n] for n in self.card_flags]
+        cards = state.cards
+        for group, sorted_faces in self.groups:
+            dealt = list(sorted_faces)
+            rng.shuffle(dealt)
+            for card, (card_id, owner, marks, marked) in zip(group, dealt, strict=True):
+                row = cards[card]
+                row["card"] = card_id
+                row["owner"] = None if owner == -1 else owner
+                for values, value in zip(counters, marks, strict=True):
+                    values[card] = value
+                for values, value in zip(flags, marked, strict=True):
+                    values[card] = value
+        state.rng = Rng((rng.next_u32() << 32) | rng.next_u32(), stream=rng.next_u32())
+        twin.rows = [program.card_rows[c["card"]] for c in cards]
+        twin._view = None
+        twin.memo = {}
+        return twin
+
+
+def determinize(game: Game, viewer: int, rng: Rng, knowledge: Knowledge | None = None) -> Game:
+    """A clone of ``game`` that ``viewer`` could believe: hidden cards re-dealt, generator
+    re-seeded.  Pass the seat's ``Knowledge`` to avoid re-reading the whole log."""
+    return Determinizer(game, viewer, knowledge).sample(rng)

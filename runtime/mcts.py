@@ -1,0 +1,207 @@
+"""A search agent for any pack: information-set Monte Carlo tree search with determinization.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012), written for this engine:
+every iteration draws a determinization of the game for the searching seat (hidden cards
+re-dealt, generator re-seeded: ``determinize``), walks one shared tree of decisions down it,
+adds one decision, plays on at random for a few decisions, and backs the outcome up.  The
+tree is keyed by what the decisions are (who decides, the question, the answer's value)
+rather than by position in a list, so an answer means the same thing in every
+determinization; an answer counts as available only in the iterations where it was legal,
+and UCB weighs it by those (the "availability" count), which keeps answers that are rarely
+possible from looking better explored than they are.
+
+Playouts stop after ``depth`` decisions and are judged by the pack's ``ai`` weights (the
+greedy agent's evaluation) squashed into -1..1; a game that ends gives its true returns.
+The agent draws all its randomness from its own seeded generator, so with a budget in
+iterations it plays exactly the same way every time; a budget in seconds stops earlier or
+later with the machine's speed and is for people, not for reproducible simulations.
+Large decisions are already broken into one item at a time by the engine, which keeps the
+tree narrow.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from decklore.runtime.agents import Weights, evaluate
+from decklore.runtime.determinize import Determinizer, Knowledge
+from decklore.runtime.engine import Game
+from decklore.runtime.expressions import RulesError
+from decklore.runtime.rng import Rng
+
+Key = tuple[Any, ...]
+
+
+@dataclass(slots=True)
+class Node:
+    """One decision reached by a sequence of answers: statistics per answer tried."""
+
+    visits: dict[Key, int] = field(default_factory=dict)
+    reward: dict[Key, float] = field(default_factory=dict)
+    available: dict[Key, int] = field(default_factory=dict)
+    children: dict[Key, Node] = field(default_factory=dict)
+
+
+def _plain(value: Any) -> Any:
+    """An option's value as a dict key: lists (payment items) become tuples."""
+    if isinstance(value, list):
+        return tuple(_plain(v) for v in value)
+    return value
+
+
+def answer_keys(game: Game) -> list[Key]:
+    """The pending decision's answers as keys that mean the same in every determinization."""
+    pending = game.state.pending
+    assert pending is not None
+    head = (pending["player"], pending["kind"], pending["label"])
+    return [(*head, _plain(v)) for v in pending["options"]]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How hard the agent searches; ``mcts:iters=400:depth=20`` on the command line."""
+
+    iters: int = 200
+    seconds: float = 0.0
+    depth: int = 24
+    explore: float = 0.7
+    scale: float = 0.0
+
+    @classmethod
+    def parse(cls, text: str) -> Settings:
+        """Settings from ``iters=400:seconds=1``; unknown or malformed ones are errors."""
+        values: dict[str, Any] = {}
+        kinds = {"iters": int, "seconds": float, "depth": int, "explore": float,
+                 "scale": float}
+        for part in filter(None, text.split(":")):
+            name, sep, raw = part.partition("=")
+            if not sep or name not in kinds:
+                raise ValueError(f"mcts takes {', '.join(f'{k}=N' for k in kinds)} "
+                                 f"(separated by ':'), not '{part}'")
+            try:
+                values[name] = kinds[name](raw)
+            except ValueError:
+                raise ValueError(f"mcts setting {name} must be a number, not '{raw}'") from None
+            if values[name] < 0:
+                raise ValueError(f"mcts setting {name} cannot be negative")
+        settings = cls(**values)
+        if settings.iters == 0 and settings.seconds == 0:
+            raise ValueError("give mcts a budget: iters=N or seconds=S")
+        return settings
+
+
+class MctsAgent:
+    """Chooses by information-set tree search over determinizations of what its seat knows."""
+
+    name = "mcts"
+
+    def __init__(self, seed: int, weights: Weights, settings: Settings | None = None) -> None:
+        self.rng = Rng(seed, stream=21)
+        self.weights = weights
+        self.settings = settings or Settings()
+        self.scale = self.settings.scale or _default_scale(weights)
+        self._knowledge: dict[int, Knowledge] = {}
+        self.iterations = 0
+        """Iterations run for the last decision (a budget in seconds varies)."""
+
+    def choose(self, game: Game) -> int:
+        count = game.option_count()
+        if count <= 1:
+            return 0
+        player = game.current_player()
+        assert player is not None
+        known = self._knowledge.get(player)
+        if known is None:
+            known = self._knowledge[player] = Knowledge(game, player)
+        else:
+            known.update(game)
+        worlds = Determinizer(game, player, known)
+        root = Node()
+        settings = self.settings
+        deadline = time.perf_counter() + settings.seconds if settings.seconds else None
+        done = 0
+        while True:
+            if settings.iters and done >= settings.iters:
+                break
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            self._iterate(worlds.sample(self.rng), root)
+            done += 1
+        self.iterations = done
+        keys = answer_keys(game)
+        return max(range(count), key=lambda i: (root.visits.get(keys[i], 0),
+                                                _mean(root, keys[i]), -i))
+
+    # --- one iteration --------------------------------------------------------------------
+
+    def _iterate(self, world: Game, root: Node) -> None:
+        path: list[tuple[Node, Key, int]] = []
+        node = root
+        explore = self.settings.explore
+        try:
+            while not world.terminal:
+                keys = answer_keys(world)
+                for key in keys:
+                    node.available[key] = node.available.get(key, 0) + 1
+                fresh = [i for i, k in enumerate(keys) if k not in node.visits]
+                if fresh:
+                    index = fresh[self.rng.below(len(fresh))]
+                else:
+                    index = max(range(len(keys)), key=lambda i: _ucb(node, keys[i], explore))
+                key = keys[index]
+                path.append((node, key, keys[0][0]))
+                world.apply(index)
+                if fresh:
+                    node.children[key] = Node()
+                    break
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = Node()
+                node = child
+            self._playout(world)
+        except RulesError:
+            pass  # a rules error (or the step budget) in an imagined game ends the playout
+        values = self._values(world)
+        for at, key, player in path:
+            at.visits[key] = at.visits.get(key, 0) + 1
+            at.reward[key] = at.reward.get(key, 0.0) + values[player]
+
+    def _playout(self, world: Game) -> None:
+        for _ in range(self.settings.depth):
+            if world.terminal:
+                return
+            world.apply(self.rng.below(world.option_count()))
+
+    def _values(self, world: Game) -> list[float]:
+        """Each seat's outcome in -1..1: the true returns when the game is over."""
+        if world.terminal:
+            return world.returns()
+        return [math.tanh(evaluate(world, p, self.weights) / self.scale)
+                for p in range(world.state.players)]
+
+
+def _mean(node: Node, key: Key) -> float:
+    visits = node.visits.get(key, 0)
+    return node.reward.get(key, 0.0) / visits if visits else 0.0
+
+
+def _ucb(node: Node, key: Key, explore: float) -> float:
+    visits = node.visits[key]
+    return (node.reward[key] / visits
+            + explore * math.sqrt(math.log(node.available[key]) / visits))
+
+
+def _default_scale(weights: Weights) -> float:
+    """How big a lead counts as nearly won: five times the pack's largest weight."""
+    sizes = [abs(w) for table in (weights.counters, weights.symbols, weights.zones,
+                                  weights.defines) for w in table.values()]
+    return 5 * max(sizes, default=1.0) or 1.0
+
+
+def make_mcts(seed: int, raw_tables: Mapping[str, Any], settings: str = "") -> MctsAgent:
+    """The agent named ``mcts`` or ``mcts:iters=400:...``, reading the pack's weights."""
+    return MctsAgent(seed, Weights.from_tables(raw_tables), Settings.parse(settings))
