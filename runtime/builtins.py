@@ -229,7 +229,8 @@ BUILTINS: dict[str, Callable[..., Any]] = {
     "same_name": same_name,
     "has_tag": has_tag, "is_face_up": is_face_up, "symbols": symbols,
     "symbols_on": symbols_on, "printed": printed, "matched": matched,
-    "blocks_on": blocks_on, "blocks_from": blocks_from, "locked_symbols": locked_symbols, "has_key": has_key,
+    "blocks_on": blocks_on, "blocks_from": blocks_from, "locked_symbols": locked_symbols,
+    "has_key": has_key,
     "unlocked": unlocked, "turn_number": turn_number, "first_turn": first_turn,
     "round_number": round_number, "lesser": lesser, "greater": greater,
 }
