@@ -106,6 +106,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("blocks_on", ("symbol", "player"), "number",
             "How many blocks of a symbol the player receives (from their own arrows and "
             "from opponents' cards).", "the {0} blocks on {1}"),
+    Builtin("blocks_from", ("symbol", "player", "cards"), "number",
+            "How many blocks of a symbol the player receives from the given cards only.",
+            "the {0} blocks {1} receives from {2}"),
     Builtin("locked_symbols", ("symbol", "card", "player"), "number",
             "How many of the symbols the card shows are locked shut for the player now.",
             "the locked {0} symbols of {1} for {2}"),
@@ -138,23 +141,31 @@ ZONE_OPTIONS: dict[str, str | None] = {
     "per_player": None, "shared": None, "ordered": None, "hidden": None, "owner": None,
     "public": None, "stacks": None, "symbols": None, "refill": "zone", "spent": "zone",
     "slots": "number", "spaces": "number",
-    "deck": "tag?", "holds": "tag",
+    "deck": "tag?", "holds": "tag", "distinct": None, "for_opponents": None,
 }
 """Zone options and the kind of value each takes (None: a bare word).
 
 ``deck [TAG]``: each player's chosen deck (one tagged TAG, when given) starts here;
 ``holds TAG``: the cards of every deck with that tag start here (a shared bonus pile);
 ``refill Z``: drawing from the empty zone first shuffles Z into it; ``stacks``: cards here
-form units; ``symbols``: cards here count for ``symbols(...)``; ``slots N``: at most N cards.
+form units; ``symbols``: cards here count for ``symbols(...)``; ``slots N``: at most N cards;
+``distinct`` (with ``deck``): no two players may choose the same deck; ``for_opponents``: the
+symbols of cards here act for every opponent of the zone's player, as if each controlled them
+(a shared force any rival of its owner may use).
 """
 
 COUNTER_OPTIONS: dict[str, str | None] = {
     "per_player": None, "per_card": None, "global": None, "min": "number", "max": "number",
-    "start": "number", "until": "period",
+    "start": "number", "until": "period", "blocks": "symbol",
 }
 FLAG_OPTIONS: dict[str, str | None] = {
     "per_player": None, "per_card": None, "global": None, "until": "period",
+    "removes": "symbol",
 }
+"""Counter and flag options.  On per-card marks, ``blocks SYMBOL`` (a counter) says how many
+of the blocks of SYMBOL the card's controller receives they have put on this card: each
+cancels one SYMBOL there (the receiver's choice of where a block falls); ``removes SYMBOL``
+(a flag) takes every SYMBOL off the card while it is set (it no longer has them at all)."""
 SCOPES = ("per_player", "per_card", "global", "shared")
 VISIBILITY = ("hidden", "owner", "public")
 

@@ -244,6 +244,13 @@ class RulesChecker:
                     self.diags.error("R102", "'until moved' is for marks on cards: it needs "
                                      "per_card", option.span,
                                      "add per_card, or use a period: " + ", ".join(PERIODS))
+            elif wants == "symbol" and str(option.value) not in self.m.symbols:
+                self.diags.error("R110", f"unknown symbol '{option.value}'", option.span,
+                                 suggest(str(option.value), self.m.symbols) or
+                                 "name a symbol of the pack")
+            elif wants == "symbol" and not any(o.name == "per_card" for o in decl.options):
+                self.diags.error("R102", f"'{option.name}' is for marks on cards: it needs "
+                                 "per_card", option.span, "add per_card")
             elif wants == "period" and option.value not in PERIODS:
                 self.diags.error("R102", f"'until' needs a period, not '{option.value}'",
                                  option.span, f"use one of: {', '.join(PERIODS)}, or moved "
@@ -287,6 +294,9 @@ class RulesChecker:
                 slots=seen["slots"].value if "slots" in seen else None,
                 spaces=seen["spaces"].value if "spaces" in seen else None,
             )
+            for word in ("distinct", "for_opponents"):  # written only when used
+                if word in seen:
+                    out[word] = True
         else:
             scope = scopes[0] if scopes else "per_player"
             out["per"] = {"per_player": "player", "per_card": "card", "global": "game",
@@ -297,8 +307,12 @@ class RulesChecker:
                 out.update(min=low, max=high,
                            start=seen["start"].value if "start" in seen else low,
                            until=seen["until"].value if "until" in seen else None)
+                if "blocks" in seen:
+                    out["blocks"] = self.m.qualify(str(seen["blocks"].value))
             else:
                 out["until"] = seen["until"].value if "until" in seen else None
+                if "removes" in seen:
+                    out["removes"] = self.m.qualify(str(seen["removes"].value))
         return out
 
     # --- flow, triggers ------------------------------------------------------------------
@@ -843,6 +857,13 @@ class RulesChecker:
                 self.diags.error("R112", f"zone '{name}' is shared: it takes no player"
                                  + (", only a space's number" if spaced else ""), e.span,
                                  f"write {name}()" + (f" or {name}(1)" if spaced else ""))
+            if players and len(e.args) == 1 and not spaced:
+                kind, many = self._expr(e.args[0], scope)
+                if kind == "players":  # every one of these players' zones, joined in order
+                    return "cards", {"op": "zone", "zone": name, "players": many}
+                if not _compatible(kind, "player"):
+                    self._typed(e.args[0], scope, "player")
+                return "zone", {"op": "zone", "zone": name, "player": many}
             player = self._typed(e.args[0], scope, "player")[1] if players and e.args else None
             space = (self._typed(e.args[players], scope, "number")[1]
                      if spaced and len(e.args) > players else None)

@@ -142,7 +142,14 @@ def symbols_on(g: Game, s: str, c: int | None) -> int:
     if c is None:
         return 0
     unit = g.unit(c)
-    return 0 if unit is None else g.symbol_view().on_unit(s, unit)
+    if unit is None:
+        return 0
+    player = None
+    if unit.for_opponents:  # a shared force counts for whoever of its rivals is playing
+        me = g.me()
+        player = me if me is not None and me != unit.controller else next(
+            (p for p in g.live_players() if p != unit.controller), unit.controller)
+    return g.symbol_view().on_unit(s, unit, player)
 
 
 def printed(g: Game, s: str, c: int | None) -> int:
@@ -158,6 +165,18 @@ def matched(g: Game, s: str, p: int, first: list[int], second: list[int]) -> int
 
 def blocks_on(g: Game, s: str, p: int) -> int:
     return g.symbol_view().blocks_on(s, p)
+
+
+def blocks_from(g: Game, s: str, p: int, cards: list[int]) -> int:
+    """Only cards in zones that count symbols block anything (a card in a hand does not)."""
+    zones = g.program.zones
+    units = []
+    for c in dict.fromkeys(g.base(c) for c in cards):
+        spec = zones.get(g.location(c)[0])
+        unit = g.unit(c) if spec is not None and spec["symbols"] else None
+        if unit is not None:
+            units.append(unit)
+    return g.symbol_view().blocks_from(s, p, units)
 
 
 def locked_symbols(g: Game, s: str, c: int | None, p: int) -> int:
@@ -210,7 +229,8 @@ BUILTINS: dict[str, Callable[..., Any]] = {
     "same_name": same_name,
     "has_tag": has_tag, "is_face_up": is_face_up, "symbols": symbols,
     "symbols_on": symbols_on, "printed": printed, "matched": matched,
-    "blocks_on": blocks_on, "locked_symbols": locked_symbols, "has_key": has_key,
+    "blocks_on": blocks_on, "blocks_from": blocks_from, "locked_symbols": locked_symbols,
+    "has_key": has_key,
     "unlocked": unlocked, "turn_number": turn_number, "first_turn": first_turn,
     "round_number": round_number, "lesser": lesser, "greater": greater,
 }

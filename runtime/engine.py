@@ -362,7 +362,22 @@ class Game:
             attached = tuple(self.rows[u] for c in cards
                              for u in self.state.cards[c].get("under", ())
                              if self.rows[u]["kind"] in self.program.under_kinds)
-        return Unit(tuple(self.rows[c] for c in cards), self.controller(base) or 0, attached)
+        removed, assigned = self._symbol_marks(cards)
+        return Unit(tuple(self.rows[c] for c in cards), self.controller(base) or 0, attached,
+                    removed, assigned, bool(spec.get("for_opponents")))
+
+    def _symbol_marks(self, cards: list[int]
+                      ) -> tuple[frozenset[str], tuple[tuple[str, int], ...]]:
+        """The symbols a unit's marks take off it, and the blocks placed on it."""
+        program = self.program
+        if not program.symbol_marks:
+            return frozenset(), ()
+        flags, counters = self.state.flags, self.state.counters
+        removed = frozenset(symbol for name, symbol in program.removing_marks
+                            if any(flags[name][c] for c in cards))
+        assigned = tuple((symbol, total) for name, symbol in program.block_marks
+                         if (total := sum(counters[name][c] for c in cards)))
+        return removed, assigned
 
     def symbol_view(self) -> SymbolView:
         """Every unit in a zone that counts symbols, ready for symbol counts and blocks.
@@ -436,6 +451,8 @@ class Game:
             self._log("counter", name, slot, value)
             self._dirty = True
             self.memo.clear()
+            if name in self.program.symbol_marks:
+                self._view = None
 
     def change_flag(self, name: str, of: Any, value: bool) -> None:
         """Set or clear a flag, logged when it changes."""
@@ -445,6 +462,8 @@ class Game:
             self._log("flag", name, slot, value)
             self._dirty = True
             self.memo.clear()
+            if name in self.program.symbol_marks:
+                self._view = None
 
     def move(self, card: int, zone: str, player: int | None, *, top: bool | None = None,
              face_up: bool | None = None, depth: int | None = None) -> None:
@@ -496,6 +515,8 @@ class Game:
 
     def _clear_marks(self, cards: list[int]) -> None:
         """Marks that last ``until moved`` go back to their start on the cards that moved."""
+        if self.program.symbol_marks:
+            self._view = None
         for name, start in self.program.marks_cleared_on_move:
             values = self.state.counters[name] if start is not None else self.state.flags[name]
             reset = start if start is not None else False
@@ -792,6 +813,8 @@ class Game:
                 self._log("reset", name)
         self.state.info["uses"].pop(period, None)
         self.memo.clear()
+        if self.program.symbol_marks:
+            self._view = None
 
 
 def rules_hash(tables: Tables) -> str:

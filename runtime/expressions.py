@@ -119,6 +119,10 @@ class Compiler:
             names = self.spaced.get(zone)
             if names is not None:
                 return self._spaces(zone, names, node)
+            if node.get("players") is not None:
+                many = self.expr(node["players"])
+                return lambda g, env: [c for p in as_list(many(g, env))
+                                       for c in g.zone_cards(zone, p)]
             if node.get("player") is None:
                 return lambda g, env: g.state.zones[zone][0]
             player = self.expr(node["player"])

@@ -94,6 +94,14 @@ class Program:
                 self.resets.setdefault(spec["until"], []).append((spec["name"], None))
         self.marks_cleared_on_move = self.resets.get("moved", [])
         """Per-card counters and flags a card loses when it moves (``until moved``)."""
+        self.block_marks: list[tuple[str, str]] = [
+            (c["name"], c["blocks"]) for c in rules["counters"] if c.get("blocks")]
+        """Per-card counters that place blocks of a symbol on a card (``blocks SYMBOL``)."""
+        self.removing_marks: list[tuple[str, str]] = [
+            (f["name"], f["removes"]) for f in rules["flags"] if f.get("removes")]
+        """Per-card flags that take a symbol off a card (``removes SYMBOL``)."""
+        self.symbol_marks = frozenset(name for name, _ in self.block_marks + self.removing_marks)
+        """The marks whose change changes symbol totals."""
         self.lock_fields = [spec["name"] for spec in tables.raw["card_fields"]
                             if spec["type"] == "lock"]
         self.unblockable_kinds = frozenset(

@@ -212,6 +212,16 @@ def automated_seats(tables: Tables, players: int) -> int:
     return int(automated.get(str(players), 0))
 
 
+def _check_distinct(decks: Sequence[str]) -> None:
+    """Each player's deck must differ from every other's (a ``deck ..., distinct`` zone)."""
+    taken: dict[str, int] = {}
+    for seat, deck_id in enumerate(decks, 1):
+        if deck_id in taken:
+            raise StateError(f"players {taken[deck_id]} and {seat} both chose {deck_id!r}: "
+                             "each player must play a different deck")
+        taken[deck_id] = seat
+
+
 def new_state(tables: Tables, players: int, seed: int, decks: Sequence[str]) -> GameState:
     """A game's opening state: every card instance in the zone its pack says it starts in.
 
@@ -249,6 +259,8 @@ def new_state(tables: Tables, players: int, seed: int, decks: Sequence[str]) -> 
 
     for zone in zone_rows(rules):
         tag = zone.get("deck")
+        if tag and zone.get("distinct"):
+            _check_distinct(decks)
         if tag:
             for seat, deck_id in enumerate(decks):
                 deck = by_id.get(deck_id)

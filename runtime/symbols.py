@@ -15,8 +15,14 @@ The rules, as the symbol notation defines them:
 - an entry's ``to`` says who receives it: ``self`` (the unit's controller) or the
   controller's opponents;
 - a cancelling symbol (one naming another as its argument) cancels one symbol of that kind
-  for its receiver, never on a card the caller marks as unblockable; the receiver's choice
-  of which unit loses it is not made here (totals do not depend on it).
+  for its receiver, never on a card the caller marks as unblockable.  Where the receiver
+  has said which unit a block falls on (a mark counted in ``Unit.assigned``), that unit
+  loses the symbol and the block is used up; blocks not yet placed fall where they do the
+  least harm to totals;
+- a unit may have symbols taken off it altogether (``Unit.removed``: ERA's spent harvest),
+  which then neither count nor take a block;
+- a unit in a zone that acts for the opponents of its player (``Unit.for_opponents``) gives
+  its symbols to every player but its controller, as if each of them controlled it.
 """
 
 from __future__ import annotations
@@ -37,6 +43,16 @@ class Unit:
     controller: int
     attached: tuple[Card, ...] = ()
     """Cards tucked under the unit whose kind counts there (an attachment under its host)."""
+    removed: frozenset[str] = frozenset()
+    """Symbols taken off the unit: it shows none of them while the mark lasts."""
+    assigned: tuple[tuple[str, int], ...] = ()
+    """Blocks its controller's side has placed on this unit, per symbol."""
+    for_opponents: bool = False
+    """The unit acts for every player but its controller (a shared force of rivals)."""
+
+    def placed(self, symbol: str) -> int:
+        """How many blocks of ``symbol`` were placed on this unit."""
+        return sum(n for s, n in self.assigned if s == symbol)
 
     @property
     def top(self) -> Card:
@@ -66,7 +82,7 @@ def entries(unit: Unit) -> list[Entry]:
     out = []
     for item in unit.top["symbols"]:
         times = unit.stacked if item["per_stacked"] else 1
-        if times <= 0:
+        if times <= 0 or item["symbol"] in unit.removed:
             continue
         key = item["argument"] if item["key"] else None
         target = None if item["key"] else item["argument"]
@@ -74,7 +90,7 @@ def entries(unit: Unit) -> list[Entry]:
                          item["to"], unit))
     for card in unit.attached:
         for item in card["symbols"]:
-            if item["per_stacked"]:
+            if item["per_stacked"] or item["symbol"] in unit.removed:
                 continue  # a dash means nothing under another card
             key = item["argument"] if item["key"] else None
             target = None if item["key"] else item["argument"]
@@ -89,7 +105,7 @@ def printed(symbol: str, card: Card) -> int:
 
 
 def _receives(entry: Entry, player: int) -> bool:
-    own = entry.unit.controller == player
+    own = (entry.unit.controller == player) != entry.unit.for_opponents
     if entry.to == "self":
         return own
     if entry.to in ("opponent", "opponents"):
@@ -132,23 +148,45 @@ class SymbolView:
         return sum(e.count for e in self._entries
                    if e.target == symbol and e.key is None and self._live(e, player))
 
-    def total(self, symbol: str, player: int) -> int:
-        """The player's total of ``symbol``: received, unlocked, less the blocks received."""
-        blockable = 0
+    def blocks_from(self, symbol: str, player: int, units: Iterable[Unit]) -> int:
+        """Blocks of ``symbol`` the player receives from these units only."""
+        return sum(e.count for unit in units for e in entries(unit)
+                   if e.target == symbol and e.key is None and self._live(e, player))
+
+    def _blockable(self, symbol: str, player: int) -> tuple[int, int, int]:
+        """The player's unblockable count, blockable count left after the blocks placed on
+        units, and the blocks those placements used up."""
         safe = 0
+        by_unit: dict[int, tuple[Unit, int]] = {}
         for e in self._entries:
             if e.symbol == symbol and e.target is None and self._live(e, player):
                 if self.unblockable(e.unit.top):
                     safe += e.count
                 else:
-                    blockable += e.count
-        return safe + max(blockable - self.blocks_on(symbol, player), 0)
+                    unit, seen = by_unit.get(id(e.unit), (e.unit, 0))
+                    by_unit[id(e.unit)] = (unit, seen + e.count)
+        left = used = 0
+        for unit, count in by_unit.values():
+            taken = min(unit.placed(symbol), count)
+            used += taken
+            left += count - taken
+        return safe, left, used
 
-    def on_unit(self, symbol: str, unit: Unit) -> int:
-        """What one unit gives its controller of ``symbol`` (unlocked, before blocks)."""
-        return sum(e.count for e in entries(unit)
-                   if e.symbol == symbol and e.target is None
-                   and self._live(e, unit.controller))
+    def total(self, symbol: str, player: int) -> int:
+        """The player's total of ``symbol``: received, unlocked, less the blocks received."""
+        safe, left, used = self._blockable(symbol, player)
+        unplaced = max(self.blocks_on(symbol, player) - used, 0)
+        return safe + max(left - unplaced, 0)
+
+    def on_unit(self, symbol: str, unit: Unit, player: int | None = None) -> int:
+        """What one unit gives ``player`` (its controller by default) of ``symbol``: unlocked,
+        less the blocks placed on it, before the blocks not yet placed."""
+        who = unit.controller if player is None else player
+        count = sum(e.count for e in entries(unit)
+                    if e.symbol == symbol and e.target is None and self._live(e, who))
+        if unit.assigned and not self.unblockable(unit.top):
+            count = max(count - unit.placed(symbol), 0)
+        return count
 
     def locked(self, symbol: str, unit: Unit) -> int:
         """How many of the unit's ``symbol`` are locked shut for its controller now."""
@@ -178,12 +216,10 @@ class SymbolView:
                     blockable += count
             groups.append((safe, blockable))
         (a_safe, a_blk), (b_safe, b_blk) = groups
-        blocks = self.blocks_on(symbol, player)
+        _, received, used = self._blockable(symbol, player)
+        blocks = max(self.blocks_on(symbol, player) - used, 0)
         if blocks == 0:
             return min(a_safe + a_blk, b_safe + b_blk)
-        received = sum(e.count for e in self._entries
-                       if e.symbol == symbol and e.target is None and self._live(e, player)
-                       and not self.unblockable(e.unit.top))
         left = max(0, blocks - max(0, received - a_blk - b_blk))
         best = min(a_safe, b_safe)
         for on_a in range(min(left, a_blk) + 1):

@@ -2,8 +2,10 @@
 
 - cards are conserved: every card instance is in exactly one place, the one it records;
 - no counter goes below its minimum;
-- every game ends, by a win or by the step budget (random players can starve ERA: with every
-  card committed to the build pile and nothing bought, no rule moves the game on);
+- every game ends, by a win or by the step budget (a game that can no longer move on ends
+  by ERA's rules, so random players no longer starve it; a long game may still outrun the
+  small budget used here);
+- at three and four players too, where every game ends without hitting the budget;
 - the same seed and choices give the same game, event for event;
 - a saved game resumes exactly, and a clone never changes its original.
 
@@ -62,6 +64,30 @@ def test_invariants_hold_over_thousands_of_random_games() -> None:
     summary = f"{ended} won, {budget} hit the step budget, by {reasons}"
     assert ended + budget == GAMES, summary
     assert ended > GAMES // 2, summary
+
+
+MULTIPLAYER_GAMES = 60
+"""Per player count: a random three- or four-player game takes about a second."""
+
+
+def test_invariants_hold_in_random_three_and_four_player_games() -> None:
+    tables = era()
+    for players in (3, 4):
+        reasons: dict[str, int] = {}
+        for seed in range(MULTIPLAYER_GAMES):
+            game = Game.new(tables, players, seed, deal_decks(tables, players, seed))
+            agents = [RandomAgent(seed * 4 + p) for p in range(players)]
+            play_out(game, agents, check_every=25)
+            check_invariants(game)
+            assert game.terminal and game.result is not None
+            reason = game.result["reason"]
+            reasons[reason] = reasons.get(reason, 0) + 1
+            assert reason != "step budget", (players, seed, game.result)
+            assert game.result["winners"], (players, seed, game.result)
+            # An eliminated player never wins.
+            out = game.state.info["out"]
+            assert not set(out) & set(game.result["winners"])
+        assert sum(reasons.values()) == MULTIPLAYER_GAMES, reasons
 
 
 def test_same_seed_same_game_event_for_event() -> None:

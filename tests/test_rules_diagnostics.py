@@ -482,7 +482,7 @@ zone hand: per_player, visible
 mini/rules/game.rules:1:24: error[R102]: unknown zone option 'visible'
    1 | zone hand: per_player, visible
      |                        ^^^^^^^
-  hint: zone options: per_player, shared, ordered, hidden, owner, public, stacks, symbols, refill, spent, slots, spaces, deck, holds
+  hint: zone options: per_player, shared, ordered, hidden, owner, public, stacks, symbols, refill, spent, slots, spaces, deck, holds, distinct, for_opponents
 1 error.""",
         id="R102-unknown-option",
     ),
@@ -497,6 +497,30 @@ mini/rules/game.rules:1:24: error[R102]: zone option 'ordered' takes no value
   hint: write just 'ordered'
 1 error.""",
         id="R102-takes-no-value",
+    ),
+    pytest.param(
+        """\
+counter guard: per_card, blocks swrd
+""",
+        """\
+mini/rules/game.rules:1:26: error[R110]: unknown symbol 'swrd'
+   1 | counter guard: per_card, blocks swrd
+     |                          ^^^^^^^^^^^
+  hint: did you mean 'sword'?
+1 error.""",
+        id="R110-blocks-unknown-symbol",
+    ),
+    pytest.param(
+        """\
+flag dazed: per_player, removes sword
+""",
+        """\
+mini/rules/game.rules:1:25: error[R102]: 'removes' is for marks on cards: it needs per_card
+   1 | flag dazed: per_player, removes sword
+     |                         ^^^^^^^^^^^^^
+  hint: add per_card
+1 error.""",
+        id="R102-removes-needs-per-card",
     ),
     pytest.param(
         """\

@@ -26,7 +26,10 @@ def test_each_player_deck_starts_in_its_deck_zone(era: Tables) -> None:
     assert len(state.zone("draw_pile", 0)) == copies["era:ancient"]
     assert len(state.zone("draw_pile", 1)) == copies["era:medieval"]
     assert all(state.cards[i]["owner"] == 1 for i in state.zone("draw_pile", 1))
-    assert len(state.cards) == copies["era:ancient"] + copies["era:medieval"]
+    # The shared bonus pile holds the whole bonus deck, whatever the players choose.
+    assert len(state.zone("bonus_pile")) == copies["era:bonus"]
+    assert len(state.cards) == copies["era:ancient"] + copies["era:medieval"] + copies[
+        "era:bonus"]
 
 
 def test_only_decks_with_the_zone_tag_can_be_chosen(era: Tables) -> None:

@@ -109,3 +109,42 @@ def test_resource_gathering_example_3_money_sets(cards: dict[str, Card]) -> None
     assert v.matched("era:money", A, temples, caravans) == 2
     assert v.matched("era:money", A, temples[:1], caravans) == 1
     assert v.matched("era:money", B, temples, caravans) == 0
+
+
+def test_a_removed_symbol_neither_counts_nor_takes_a_block(cards: dict[str, Card]) -> None:
+    """A spent Settler has no harvest symbol: Famine's block falls on the other Settler."""
+    spent = Unit((cards["settler"],), A, removed=frozenset({"era:harvest"}))
+    fresh = unit(cards, "settler")
+    fields = unit(cards, "manor-fields")
+    famine = unit(cards, "famine", owner=B)
+    v = view(spent, fresh, fields, famine)
+    assert v.on_unit("era:harvest", spent) == 0
+    assert v.matched("era:harvest", A, [spent, fresh], [fields]) == 0
+    # Without the mark, the block could land on the first Settler and the second harvests.
+    v = view(unit(cards, "settler"), fresh, fields, famine)
+    assert v.matched("era:harvest", A, [fresh], [fields]) == 1
+
+
+def test_a_placed_block_cancels_the_symbol_on_its_card_once(cards: dict[str, Card]) -> None:
+    """War Elephants' block, placed on the Hoplites, leaves them one military symbol and
+    the Charioteer its own; the player's total loses the block once, not twice."""
+    hoplites = Unit((cards["hoplites"],), A, assigned=(("era:military", 1),))
+    charioteer = unit(cards, "charioteer")
+    elephants = unit(cards, "war-elephants", owner=B)
+    v = view(hoplites, charioteer, elephants)
+    assert (v.on_unit("era:military", hoplites), v.on_unit("era:military", charioteer)) == (1, 1)
+    assert v.total("era:military", A) == 2
+    assert v.blocks_from("era:military", A, [elephants]) == 1
+    assert v.blocks_from("era:military", A, [charioteer]) == 0
+
+
+def test_a_unit_for_opponents_acts_for_every_rival_of_its_player(
+        cards: dict[str, Card]) -> None:
+    """A community conflict card of Player A's Era in play: its military is every other
+    player's, and its block of military falls on Player A, whose Era it comes from."""
+    elephants = Unit((cards["war-elephants"],), A, for_opponents=True)
+    hoplites = unit(cards, "hoplites")
+    v = SymbolView([elephants, hoplites], players=3, unblockable=resource)
+    assert [v.total("era:military", p) for p in range(3)] == [1, 2, 2]
+    assert [v.on_unit("era:military", elephants, p) for p in (1, 2)] == [2, 2]
+    assert [v.blocks_on("era:military", p) for p in range(3)] == [1, 0, 0]
