@@ -20,8 +20,6 @@ import click
 if TYPE_CHECKING:
     from decklore.compiler import CompileResult, Diagnostic
 
-__version__ = "0.1.0"
-
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -114,7 +112,7 @@ strict_option = click.option("--strict", is_flag=True, help="Treat warnings as e
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="decklore")
+@click.version_option(package_name="decklore", prog_name="decklore")  # pyproject.toml's
 def cli() -> None:
     """Compile card-game packs into runtime tables, and play, print and test them."""
 

@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib.metadata import version as _package_version
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,8 @@ from decklore.compiler.rules_check import RulesChecker
 from decklore.compiler.rules_parser import parse_rules
 from decklore.compiler.yaml_loader import read_text
 
-COMPILER_VERSION = "0.1.0"
+# The one version is pyproject.toml's, read from the installed package's metadata.
+COMPILER_VERSION = _package_version("decklore")
 
 
 @dataclass
