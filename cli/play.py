@@ -15,6 +15,8 @@ import click
 
 from decklore import EXIT_INVALID, EXIT_OK, _compile, _guard
 
+EXIT_INTERRUPTED = 130  # the shell's convention for a program stopped by Ctrl-C
+
 if TYPE_CHECKING:
     from decklore.runtime.engine import Game
     from decklore.runtime.tables import Tables
@@ -133,7 +135,14 @@ def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
     from decklore.runtime.state import StateError
 
     tables, _ = _tables(pack)
+    if save is None:
+        save = load  # a loaded game keeps saving to its file unless --save names another
     names = [s.strip() for s in seats.split(",") if s.strip()]
+    low, high = tables.pack["players"]["min"], tables.pack["players"]["max"]
+    if load is None and not low <= len(names) <= high:
+        raise click.BadParameter(f"{tables.pack['name']} takes {low} to {high} players; give "
+                                 f"one agent for each (got {len(names)})",
+                                 param_hint="--players")
     console = Console()
     try:
         if load is not None:
@@ -158,6 +167,7 @@ def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
             raise click.BadParameter(str(exc), param_hint="--players") from None
     agents += [None] * len(automated)  # never asked: the rules play these seats
     shown = {i: len(game.state.log) for i in range(len(names))}
+    interrupted = False
     try:
         while not game.terminal:
             player = game.current_player()
@@ -172,6 +182,8 @@ def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
             if choice is None:
                 break
             game.apply(choice)
+    except (click.Abort, KeyboardInterrupt, EOFError):
+        interrupted = True  # Ctrl-C or Ctrl-D at a prompt: save, then exit 130
     except StepBudgetExceeded as exc:
         console.print(f"the game ran out of steps: {exc}")
     except RulesError as exc:
@@ -187,6 +199,9 @@ def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
             from decklore.runtime.simulate import write_log
 
             write_log(game, log_path)
+    if interrupted:
+        click.echo("\ninterrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
     if game.terminal:
         viewer = next((i for i, a in enumerate(agents) if a is None), None)
         _show(console, game, viewer, shown.get(viewer or 0, 0))
@@ -239,8 +254,18 @@ def _show(console: Any, game: Game, viewer: int | None, since: int) -> None:
         console.print("  ·  ".join(f"[b]{label}[/b]: {text}" for label, text in shared))
     if game.terminal:
         result = obs["result"] or {}
-        winners = ", ".join(f"Player {w + 1}" for w in result.get("winners", [])) or "Nobody"
-        console.print(Panel(f"{winners} won: {result.get('reason', '')}", title="Game over"))
+        console.print(Panel(outcome_text(result), title="Game over"))
+
+
+def outcome_text(result: dict[str, Any]) -> str:
+    """How a game ended, in words: one winner, a shared win, or nobody."""
+    seats = [f"Player {w + 1}" for w in result.get("winners", [])]
+    reason = result.get("reason", "")
+    if not seats:
+        return f"Nobody won: {reason}"
+    if len(seats) == 1:
+        return f"{seats[0]} won: {reason}"
+    return f"{', '.join(seats[:-1])} and {seats[-1]} share the win: {reason}"
 
 
 def _cards_text(game: Game, cards: list[int], viewer: int | None) -> str:
@@ -274,28 +299,119 @@ def _cards_text(game: Game, cards: list[int], viewer: int | None) -> str:
 
 
 def _ask(console: Any, game: Game, save: Path | None) -> int | None:
+    """The player's answer: an option's number, or None to quit; commands in between."""
     actions = game.legal_actions()
     pending = game.state.pending or {}
     console.print(f"[bold]{pending.get('label') or 'Choose'}[/bold]")
     for action in actions:
         console.print(f"  [cyan]{action.index}[/cyan]  {action.description}")
+    keys = "number, ? for help" + (", s to save" if save is not None else "") + ", q to quit"
+    unsaved = save is None
     while True:
-        answer = click.prompt("your choice (number, s to save, q to quit)", default="",
-                              show_default=False).strip().lower()
-        if answer == "q":
-            return None
-        if answer == "s":
+        answer = click.prompt(f"your choice ({keys})", default="", show_default=False,
+                              prompt_suffix=": ").strip()
+        word, _, rest = answer.partition(" ")
+        word = word.lower()
+        if word in ("?", "h", "help"):
+            console.print(_help_text(save is not None))
+        elif word == "q":
+            if not unsaved:
+                return None
+            if click.confirm("this game is not saved (start with --save FILE to keep it); "
+                             "quit anyway?", default=False):
+                return None
+        elif word == "s":
             if save is None:
-                console.print("start with --save FILE to save")
-            else:
-                from decklore.compiler.emit import write_atomic
+                console.print("saving needs a file: start the game with --save FILE")
+                continue
+            from decklore.compiler.emit import write_atomic
 
-                write_atomic(save, game.to_json().encode("utf-8"))
-                console.print(f"saved to {save}")
-            continue
-        if answer.isdigit() and int(answer) < len(actions):
+            write_atomic(save, game.to_json().encode("utf-8"))
+            console.print(f"saved to {save}")
+        elif word in ("c", "card", "look"):
+            console.print(_look(game, rest.strip(), pending.get("player")))
+        elif answer.isdigit() and int(answer) < len(actions):
             return int(answer)
-        console.print(f"type a number from 0 to {len(actions) - 1}")
+        else:
+            console.print(f"type a number from 0 to {len(actions) - 1}, or ? for help")
+
+
+def _option_card(game: Game, number: int, viewer: int | None) -> int | None:
+    """The card instance an option is about, when the player may see it."""
+    from decklore.runtime.describe import visible
+
+    actions = game.legal_actions()
+    pending = game.state.pending or {}
+    if number >= len(actions):
+        return None
+    value = actions[number].value
+    card = None
+    if pending.get("kind") in ("card", "cards") and pending.get("choose") != "player":
+        card = value if isinstance(value, int) else None
+    elif pending.get("kind") == "pay" and value and value[0] == "card":
+        card = value[2]
+    elif pending.get("about") and pending["about"][0] == "card":
+        card = pending["about"][1]
+    return card if card is not None and visible(game, card, viewer) else None
+
+
+def _look(game: Game, what: str, viewer: int | None) -> str:
+    """A card's face as the card list shows it, by option number or by name."""
+    cards = game.program.tables.raw["cards"]
+    if not what:
+        return "say which card: c NAME, or c NUMBER for the card of an option"
+    if what.isdigit():
+        instance = _option_card(game, int(what), viewer)
+        if instance is None:
+            return f"option {what} is not about a card you can see"
+        found = [c for c in cards if c["id"] == game.rows[instance]["id"]]
+    else:
+        wanted = what.casefold()
+        found = [c for c in cards if str(c["name"]).casefold() == wanted] or [
+            c for c in cards if wanted in str(c["name"]).casefold()]
+    names = sorted({str(c["name"]) for c in found})
+    if not found:
+        return f"no card is called '{what}'"
+    if len(names) > 1:
+        return f"several cards match '{what}': {', '.join(names[:8])}"
+    return face_text(game.program.tables.raw, found[0]["id"])
+
+
+def face_text(tables: dict[str, Any], card_id: str) -> str:
+    """One card's face in plain lines: name, kind and deck, cost, symbols, defense, text."""
+    from decklore.compiler.sheets import list_rows
+
+    row = next(r for r in list_rows(tables) if r["id"] == card_id)
+    head = [str(row["name"]), *(x for x in (row["kind_name"], row["deck_name"]) if x)]
+    lines = [" · ".join(head)]
+    facts = []
+    if row["cost"] is not None:
+        facts.append(f"cost {row['cost']}")
+    if row["symbols_text"]:
+        facts.append(f"symbols: {row['symbols_text']}")
+    if row["defense"]:
+        bonus = f" +{row['defense']['bonus']}" if row["defense"]["bonus"] else ""
+        facts.append(f"defense: {row['defense']['name']} {row['defense']['value']}{bonus}")
+    if row["stars"]:
+        facts.append(f"stars {row['stars']}")
+    facts += [f"{item['label']}: {item['value']}" for item in row["footer"]]
+    if facts:
+        lines.append("  " + " · ".join(facts))
+    text = str(row["text"].striptags()).strip()
+    if text:
+        lines.append(f"  {text}")
+    return "\n".join(lines)
+
+
+def _help_text(can_save: bool) -> str:
+    lines = ["  NUMBER      take that option",
+             "  c NAME      show a card's face: cost, symbols, defense and text "
+             "(or c NUMBER for an option's card)",
+]
+    if can_save:
+        lines.append("  s           save the game now (it is saved when you quit, too)")
+    lines.append("  q           quit" + (" (saving first)" if can_save else ""))
+    return "\n".join(lines)
 
 
 # --- simulate --------------------------------------------------------------------------------
@@ -358,8 +474,9 @@ def simulate(pack: str, games: int, seed: int, players: int | None, agents: str,
     summary["seed"] = seed
     if as_json:
         click.echo(json.dumps(summary, indent=2))
-        return
-    _print_summary(summary)
+    else:
+        _print_summary(summary)
+    _fail_on_rules_errors(summary)
 
 
 def _pct(entry: dict[str, Any]) -> str:
@@ -370,6 +487,7 @@ def _pct(entry: dict[str, Any]) -> str:
 
 def _print_summary(s: dict[str, Any]) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console()
@@ -378,6 +496,8 @@ def _print_summary(s: dict[str, Any]) -> None:
     for title, key, label in (("Wins by seat", "wins_by_seat", "Player "),
                               ("Wins by deck", "wins_by_deck", ""),
                               ("Wins by agent", "wins_by_agent", "")):
+        if not s[key]:  # a pack whose seats have no decks has no deck table
+            continue
         table = Table(title=title, title_justify="left")
         table.add_column("")
         table.add_column("wins / games, rate (95% interval)")
@@ -386,12 +506,28 @@ def _print_summary(s: dict[str, Any]) -> None:
         console.print(table)
     console.print(f"average turns {s['average_turns']} (from {s['turns_range'][0]} to "
                   f"{s['turns_range'][1]}), average decisions {s['average_decisions']}")
-    console.print("how games ended: " + ", ".join(f"{k} {v}" for k, v in s["reasons"].items()))
-    console.print(f"games that hit the step budget: {s['step_budget_hit']}; "
-                  f"without a winner: {s['no_winner']}")
+    console.print("how games ended: " + ", ".join(f"{escape(k)} {v}"
+                                                  for k, v in s["reasons"].items()))
+    if s["shared_wins"]:
+        console.print(f"shared wins: {s['shared_wins']} games, each a win for every player "
+                      "who shared it")
+    causes = ", ".join(f"{escape(k)} {v}" for k, v in s["no_winner_by_cause"].items())
+    console.print(f"without a winner: {s['no_winner']}" + (f" ({causes})" if causes else ""))
     for error in s["rules_errors"]:
-        console.print(f"[red]rules error[/red] {error}")
+        console.print(f"[red]rules error[/red] {escape(error)}")
     console.print(f"results hash {s['results_hash']}")
+
+
+def _fail_on_rules_errors(s: dict[str, Any]) -> None:
+    """A game stopped by a rules error is a pack to fix: say where, and exit 1."""
+    first = s["first_rules_error"]
+    if first is None:
+        return
+    count = s["no_winner_by_cause"].get("rules error", 0)
+    click.echo(f"error: {count} of {s['games']} games stopped on a rules error; the first, "
+               f"game {first['game'] + 1} (seed {first['seed']}):\n  {first['error']}",
+               err=True)
+    sys.exit(EXIT_INVALID)
 
 
 # --- replay ----------------------------------------------------------------------------------
