@@ -374,7 +374,7 @@ def _look(game: Game, what: str, viewer: int | None) -> str:
         return f"no card is called '{what}'"
     if len(names) > 1:
         return f"several cards match '{what}': {', '.join(names[:8])}"
-    return face_text(game.program.tables.raw, found[0]["id"])
+    return face_text(dict(game.program.tables.raw), found[0]["id"])
 
 
 def face_text(tables: dict[str, Any], card_id: str) -> str:
@@ -405,9 +405,7 @@ def face_text(tables: dict[str, Any], card_id: str) -> str:
 
 def _help_text(can_save: bool) -> str:
     lines = ["  NUMBER      take that option",
-             "  c NAME      show a card's face: cost, symbols, defense and text "
-             "(or c NUMBER for an option's card)",
-]
+             "  c NAME      show a card's face (c NUMBER: the card of that option)"]
     if can_save:
         lines.append("  s           save the game now (it is saved when you quit, too)")
     lines.append("  q           quit" + (" (saving first)" if can_save else ""))

@@ -164,7 +164,7 @@ def test_the_version_is_defined_once() -> None:
 
     version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
         "project"]["version"]
-    assert COMPILER_VERSION == version
+    assert version == COMPILER_VERSION
     assert CliRunner().invoke(cli, ["--version"]).output == f"decklore, version {version}\n"
     pattern = re.compile(r"^\s*(__version__|\w*VERSION)\s*=\s*['\"]\d", re.MULTILINE)
     for folder in ("cli", "compiler", "runtime"):

@@ -47,9 +47,10 @@ def test_simulate_fails_on_a_rules_error_and_says_where(tmp_path: Path) -> None:
     pack = rules_pack(tmp_path, SPENDS_TOO_MUCH)
     result = run("simulate", str(pack), "-n", "3", "--players", "2")
     assert result.exit_code == 1, result.output
+    seed = json.loads(run("simulate", str(pack), "-n", "1", "--players", "2", "--json").stdout
+                      )["first_rules_error"]["seed"]
     assert result.stderr.splitlines()[-2:] == [
-        "error: 3 of 3 games stopped on a rules error; the first, game 1 (seed "
-        f"{json.loads(run('simulate', str(pack), '-n', '1', '--players', '2', '--json').stdout)['first_rules_error']['seed']}):",
+        f"error: 3 of 3 games stopped on a rules error; the first, game 1 (seed {seed}):",
         "  rules/game.rules:8: Gold would go below 0 (-2); the rules must check before "
         "spending"]
     assert "without a winner: 3 (rules error 3)" in result.stdout

@@ -78,7 +78,7 @@ def test_a_loaded_game_keeps_saving_to_its_file(in_tmp: Path) -> None:
 def test_help_and_a_card_face_at_the_prompt(in_tmp: Path) -> None:
     result = play(stdin="?\nc storehouse\nc 0\nc nothing-like-it\nq\ny\n")
     assert result.exit_code == 0, result.output
-    assert "c NAME      show a card's face" in result.output
+    assert "c NAME      show a card's face (c NUMBER: the card of that option)" in result.output
     assert ("Storehouse · Normal card · Ancient Era\n"
             "  cost 1 · symbols: Harvest, –, Progress · defense: Military 1 +1 · stars 1\n"
             ) in result.output
