@@ -46,13 +46,17 @@ def _guard(func: F) -> F:
 
 
 def _pack_path(value: str) -> Path:
-    """A pack folder, or the name of a bundled pack (``era``)."""
+    """A pack folder, or the name of a bundled pack (``era``); a usage error when neither."""
     path = Path(value)
     if path.exists() or "/" in value or "\\" in value:
         return path
-    from decklore.cards import bundled_pack
+    from decklore.cards import BUNDLED, bundled_pack
 
-    return bundled_pack(value) or path
+    found = bundled_pack(value)
+    if found is None:
+        raise click.BadParameter(f"no folder '{value}', and no bundled pack has that name "
+                                 f"(bundled packs: {', '.join(BUNDLED)})", param_hint="PACK")
+    return found
 
 
 def _report(diagnostics: list[Diagnostic], fmt: str) -> None:
@@ -100,10 +104,37 @@ def _progress_bar(show: bool, label: str) -> Iterator[Callable[[int, int], None]
         yield advance
 
 
-format_option = click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-    help="How to print diagnostics: for people, or JSON for tools.",
-)
+def json_option(func: F) -> F:
+    """``--json``: the one spelling of machine output on every command."""
+    return click.option("--json", "as_json", is_flag=True,
+                        help="Print the result (and any problems) as JSON, for tools.")(func)
+
+
+def format_option(func: F) -> F:
+    """``--json`` for machine output, as on every command; ``fmt`` is 'text' or 'json'.
+
+    The older ``--format text|json`` of validate, compile and build still works, with a
+    note on stderr: ``--format`` now only ever names a file format (print, diff).
+    """
+
+    @wraps(func)
+    def wrapper(*args: Any, as_json: bool, old_format: str | None, **kwargs: Any) -> Any:
+        if old_format is not None:
+            _deprecated(f"--format {old_format}", "--json" if old_format == "json" else "")
+        kwargs["fmt"] = "json" if as_json or old_format == "json" else "text"
+        return func(*args, **kwargs)
+
+    wrapper = click.option("--format", "old_format", type=click.Choice(["text", "json"]),
+                           default=None, hidden=True)(wrapper)
+    return json_option(wrapper)  # type: ignore[return-value]
+
+
+def _deprecated(old: str, new: str) -> None:
+    """Say on stderr that an old spelling still works, and what replaces it."""
+    instead = f"; use {new}" if new else "; leave it out for text"
+    click.echo(f"note: {old} is deprecated{instead}", err=True)
+
+
 cache_option = click.option(
     "--cache/--no-cache", default=True, show_default=True,
     help="Reuse tables compiled from identical sources.",
@@ -383,15 +414,23 @@ def schema(out_dir: Path, pack: str | None) -> None:
 @cli.command()
 @click.argument("pack")
 @cache_option
+@format_option
 @_guard
-def reference(pack: str, cache: bool) -> None:
+def reference(pack: str, cache: bool, fmt: str) -> None:
     """Print PACK's rules in plain English, as a turn reference reads them."""
     from decklore.compiler.rules_english import outline, to_text
 
-    result = _compile(pack, "text", cache, False)
+    result = _compile(pack, fmt, cache, False)
     if result is None:
         sys.exit(EXIT_INVALID)
     sections = outline(result.tables)
+    if fmt == "json":
+        import json
+        from dataclasses import asdict
+
+        click.echo(json.dumps({"sections": [asdict(section) for section in sections]},
+                              indent=2, ensure_ascii=False))
+        return
     if not sections:
         click.echo(f"{result.summary['id']} has no rules files yet", err=True)
         return
@@ -473,6 +512,8 @@ def diff(before: str, after: str, as_json: bool, fmt: str, output: Path | None,
             sys.exit(EXIT_INVALID)
         sides.append(result.tables)
     changes = diff_tables(sides[0], sides[1])
+    if fmt == "json":
+        _deprecated("--format json", "--json")
     if as_json or fmt == "json":
         click.echo(json.dumps(changes.to_json(), indent=2, ensure_ascii=False))
     elif fmt in ("html", "pdf"):
@@ -576,8 +617,9 @@ def order(pack: str, as_json: bool) -> None:
 @cli.command()
 @click.argument("pack")
 @click.option("--check", is_flag=True, help="Only say what would change (exit 1 if anything).")
+@format_option
 @_guard
-def migrate(pack: str, check: bool) -> None:
+def migrate(pack: str, check: bool, fmt: str) -> None:
     """Rewrite PACK from an older pack format in the current one, then validate it."""
     from decklore.compiler.migrate import MigrateError
     from decklore.compiler.migrate import migrate as run
@@ -588,6 +630,15 @@ def migrate(pack: str, check: bool) -> None:
     except MigrateError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_INVALID)
+    if fmt == "json":
+        import json
+
+        validates = None  # unknown until written: a check or a pack already current
+        if changes and not check:  # problems go to stderr, so stdout stays one JSON text
+            validates = _compile(pack, "text", False, False) is not None
+        click.echo(json.dumps({"changes": changes, "written": bool(changes) and not check,
+                               "validates": validates}, indent=2))
+        sys.exit(EXIT_INVALID if (check and changes) or validates is False else EXIT_OK)
     if not changes:
         click.echo(f"{pack}: already in the current format")
         return

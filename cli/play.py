@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from decklore import EXIT_INVALID, EXIT_OK, _compile, _guard
+from decklore import EXIT_INVALID, EXIT_OK, _compile, _guard, _pack_path, json_option
 
 EXIT_INTERRUPTED = 130  # the shell's convention for a program stopped by Ctrl-C
 
@@ -23,16 +23,17 @@ if TYPE_CHECKING:
 
 
 @click.command(name="test")
-@click.argument("paths", nargs=-1, required=True,
-                type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True)
 @click.option("-q", "--quiet", is_flag=True, help="Print failures and the summary only.")
+@json_option
 @_guard
-def test_command(paths: tuple[Path, ...], quiet: bool) -> None:
-    """Run the scenario files under PATHS and report every failed check."""
+def test_command(paths: tuple[str, ...], quiet: bool, as_json: bool) -> None:
+    """Run the scenario files under PATHS (or a pack's scenarios/) and report every failed
+    check. A bundled pack's name (era) runs its scenarios."""
     from decklore.compiler.diagnostics import PackError, SourceCache, render_all
     from decklore.compiler.scenarios import compiled_tables, find_scenarios, run_file
 
-    files = find_scenarios(paths)
+    files = find_scenarios([_scenario_path(value) for value in paths])
     if not files:
         click.echo("no scenario files (*.yaml) found", err=True)
         sys.exit(EXIT_INVALID)
@@ -46,6 +47,8 @@ def test_command(paths: tuple[Path, ...], quiet: bool) -> None:
 
     passed = failed = broken = 0
     sources = SourceCache()
+    say = (lambda _text: None) if as_json else click.echo
+    report: list[dict[str, Any]] = []
     for path in files:
         shown = path.as_posix()
         try:
@@ -53,21 +56,40 @@ def test_command(paths: tuple[Path, ...], quiet: bool) -> None:
         except PackError as exc:
             broken += 1
             click.echo(render_all(exc.diagnostics, sources), err=True)
+            report.append({"file": shown, "result": "could not run"})
             continue
+        report.append({"file": shown, "name": outcome.name,
+                       "result": "passed" if outcome.passed else "failed",
+                       "failures": [{"at": str(span), "message": message}
+                                    for span, message in outcome.failures]})
         if outcome.passed:
             passed += 1
             if not quiet:
-                click.echo(f"ok    {shown}  {outcome.name}")
+                say(f"ok    {shown}  {outcome.name}")
             continue
         failed += 1
-        click.echo(f"FAIL  {shown}  {outcome.name}")
+        say(f"FAIL  {shown}  {outcome.name}")
         for span, message in outcome.failures:
-            click.echo(f"  {span}: {message}")
+            say(f"  {span}: {message}")
     summary = f"{passed} passed, {failed} failed"
     if broken:
         summary += f", {broken} could not run"
-    click.echo(summary)
+    if as_json:
+        click.echo(json.dumps({"passed": passed, "failed": failed, "could_not_run": broken,
+                               "scenarios": report}, indent=2, ensure_ascii=False))
+    else:
+        click.echo(summary)
     sys.exit(EXIT_OK if not failed and not broken else EXIT_INVALID)
+
+
+def _scenario_path(value: str) -> Path:
+    """A scenario file or folder; a pack (folder or bundled name) means its scenarios/."""
+    path = _pack_path(value)
+    if not path.exists():
+        raise click.BadParameter(f"Path '{value}' does not exist.", param_hint="PATHS")
+    if (path / "pack.yaml").is_file() and (path / "scenarios").is_dir():
+        return path / "scenarios"
+    return path
 
 
 # --- shared helpers -----------------------------------------------------------------------
@@ -534,9 +556,17 @@ def _fail_on_rules_errors(s: dict[str, Any]) -> None:
 @click.argument("log", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--pack", default=None, help="The pack the game was played with "
               "(default: the bundled pack of the log's id).")
+@json_option
 @_guard
-def replay(log: Path, pack: str | None) -> None:
+def replay(log: Path, pack: str | None, as_json: bool) -> None:
     """Re-run a game's log (from play --log) and check it reproduces event for event."""
+
+    def fail(message: str) -> NoReturn:
+        click.echo(message, err=True)
+        if as_json:
+            click.echo(json.dumps({"reproduced": False, "error": message}, indent=2))
+        sys.exit(EXIT_INVALID)
+
     from decklore.runtime.engine import Game, StepBudgetExceeded
     from decklore.runtime.expressions import RulesError
     from decklore.runtime.state import StateError
@@ -546,27 +576,21 @@ def replay(log: Path, pack: str | None) -> None:
         try:
             events.append(json.loads(line))
         except ValueError:
-            click.echo(f"{log}:{number}: not a log line (JSON expected)", err=True)
-            sys.exit(EXIT_INVALID)
+            fail(f"{log}:{number}: not a log line (JSON expected)")
     if not events or not isinstance(events[0], list) or events[0][:1] != ["start"]:
-        click.echo(f"{log}:1: not a decklore game log (it must begin with a start event)",
-                   err=True)
-        sys.exit(EXIT_INVALID)
+        fail(f"{log}:1: not a decklore game log (it must begin with a start event)")
     start = [*events[0], *[None] * 8][:8]  # logs from before the rules hash have 7 fields
     _, pack_id, content_hash, players, seed, decks, budget, played_rules = start
     if not isinstance(pack_id, str) or not isinstance(players, int) or not isinstance(
             seed, int) or not isinstance(decks, list):
-        click.echo(f"{log}:1: the start event is damaged", err=True)
-        sys.exit(EXIT_INVALID)
+        fail(f"{log}:1: the start event is damaged")
     tables, _ = _tables(pack or pack_id)
     if tables.content_hash != content_hash:
         from decklore.runtime.engine import rules_hash
 
         if played_rules != rules_hash(tables):
-            click.echo(f"{log}:1: the game was played with other rules (tables "
-                       f"{content_hash[:12]}…, this pack is {tables.content_hash[:12]}…)",
-                       err=True)
-            sys.exit(EXIT_INVALID)
+            fail(f"{log}:1: the game was played with other rules (tables "
+                       f"{content_hash[:12]}…, this pack is {tables.content_hash[:12]}…)")
         renamed = tables.raw.get("renamed") or {}
         decks = [renamed.get(d, d) for d in decks]
         click.echo("the pack changed since this game (its rules did not); replaying with "
@@ -582,23 +606,23 @@ def replay(log: Path, pack: str | None) -> None:
     except StepBudgetExceeded:
         pass  # the original ran out of steps too, or the comparison below says where not
     except (RulesError, StateError) as exc:
-        click.echo(f"the replay stopped: {exc}", err=True)
-        sys.exit(EXIT_INVALID)
+        fail(f"the replay stopped: {exc}")
     if game is None:
-        click.echo("the replay could not start", err=True)
-        sys.exit(EXIT_INVALID)
+        fail("the replay could not start")
     again = game.state.log
     for number, (want, got) in enumerate(zip(events, again, strict=False), start=1):
         if number == 1 and want[:2] == got[:2]:
             continue  # the start event names the tables, which may be a newer version
         if want != got:
-            click.echo(f"{log}:{number}: differs: the log has {json.dumps(want)}, the "
-                       f"replay gives {json.dumps(got)}", err=True)
-            sys.exit(EXIT_INVALID)
+            fail(f"{log}:{number}: differs: the log has {json.dumps(want)}, the "
+                       f"replay gives {json.dumps(got)}")
     if len(events) != len(again):
-        click.echo(f"{log}: the log has {len(events)} events, the replay {len(again)}",
-                   err=True)
-        sys.exit(EXIT_INVALID)
+        fail(f"{log}: the log has {len(events)} events, the replay {len(again)}")
+    if as_json:
+        click.echo(json.dumps({"reproduced": True, "events": len(events),
+                               "decisions": len(choices), "log_hash": game.log_hash()},
+                              indent=2))
+        return
     click.echo(f"reproduced: {len(events)} events, {len(choices)} decisions, "
                f"log hash {game.log_hash()[:16]}")
 
