@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import sys
 import traceback
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -70,10 +69,10 @@ def _report(diagnostics: list[Diagnostic], fmt: str) -> None:
 
 def _compile(pack: str, fmt: str, use_cache: bool, strict: bool) -> CompileResult | None:
     from decklore.compiler import PackError, TableCache, compile_pack
+    from decklore.progress import progress
 
-    show = fmt == "text" and sys.stderr.isatty()
     try:
-        with _progress_bar(show, "compiling decks") as advance:
+        with progress("compiling", "deck files") as advance:
             result = compile_pack(_pack_path(pack), cache=TableCache() if use_cache else None,
                                   warnings_as_errors=strict, progress=advance)
     except PackError as exc:
@@ -82,26 +81,6 @@ def _compile(pack: str, fmt: str, use_cache: bool, strict: bool) -> CompileResul
     if fmt != "json":
         _report(result.warnings, fmt)
     return result
-
-
-@contextmanager
-def _progress_bar(show: bool, label: str) -> Iterator[Callable[[int, int], None] | None]:
-    """A rich progress bar on stderr for long work; nothing when output is not a terminal."""
-    if not show:
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(label, total=None)
-
-        def advance(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield advance
 
 
 def json_option(func: F) -> F:
@@ -354,11 +333,12 @@ def build(pack: str, out_dir: Path, no_sheets: bool, paper: str, card_size: str,
     write_atomic(target / "tables.json", result.data)
     written = [target / "tables.json"]
     if not no_sheets:
-        show = fmt == "text" and sys.stderr.isatty()
+        from decklore.progress import progress
+
         try:
             guide = _has_guide(result.tables)
             sheets = [(sheet, kind) for sheet, kind in BUILD_SHEETS if sheet != "guide" or guide]
-            with _progress_bar(show, "printing sheets") as advance:
+            with progress("printing", "sheets") as advance:
                 for done, (sheet, kind) in enumerate(sheets, start=1):
                     written += _write_sheet(result.tables, sheet, kind, options, engine,
                                             target / f"{sheet}.{kind}")

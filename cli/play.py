@@ -458,9 +458,6 @@ def simulate(pack: str, games: int, seed: int, players: int | None, agents: str,
              decks: str | None, jobs: int, budget: int | None, as_json: bool,
              log_dir: Path | None) -> None:
     """Play many seeded games of PACK with agents and summarise who wins and how."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
     from decklore.runtime.agents import AGENT_NAMES
     from decklore.runtime.engine import DEFAULT_BUDGET
     from decklore.runtime.simulate import simulate as run
@@ -478,16 +475,19 @@ def simulate(pack: str, games: int, seed: int, players: int | None, agents: str,
             raise click.BadParameter(f"no agent '{name}'; agents: {', '.join(AGENT_NAMES)}",
                                      param_hint="--agents")
     chosen = _decks(tables, decks, count)
-    console = Console(stderr=True)
-    show = not as_json and console.is_terminal
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeRemainingColumn(), console=console,
-                  disable=not show) as bar:
-        task = bar.add_task("playing", total=games)
+    from decklore.progress import progress
+
+    with progress("playing", "games") as advance:
+        done = [0]
+
+        def played(k: int) -> None:
+            done[0] += k
+            if advance is not None:
+                advance(done[0], games)
+
         records = run(data, games, seed, count, names, decks=chosen, jobs=jobs,
                       budget=budget or DEFAULT_BUDGET,
-                      log_dir=str(log_dir) if log_dir is not None else None,
-                      advance=lambda k: bar.advance(task, k))
+                      log_dir=str(log_dir) if log_dir is not None else None, advance=played)
     summary = summarize(records, count)
     summary["pack"] = tables.pack["id"]
     summary["agents"] = [names[i % len(names)] for i in range(count)]
