@@ -263,7 +263,8 @@ def _write_sheet(tables: dict[str, Any], sheet: str, fmt: str, options: Any, eng
 @click.option("--format", "fmt", type=click.Choice(["pdf", "html", "md", "csv"]),
               default="pdf", show_default=True, help="Output format.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Where to write it (default: build/<pack>/<sheet>.<format>).")
+              help="Where to write it (default: build/<pack>/<sheet>.<format>, a variant "
+              "named apart: cards-letter.pdf, cards-print-shop.pdf).")
 @print_options
 @cache_option
 @_guard
@@ -286,13 +287,29 @@ def print_command(pack: str, sheet: str, fmt: str, output: Path | None, paper: s
         click.echo("error: this pack's rules have no turn with phases to make a turn guide of",
                    err=True)
         sys.exit(EXIT_INVALID)
-    target = output or Path("build") / result.summary["id"] / f"{sheet}.{fmt}"
+    name = "-".join([sheet, *_variant(paper, card_size, duplex, theme, print_shop, bleed)])
+    target = output or Path("build") / result.summary["id"] / f"{name}.{fmt}"
+    replacing = target.exists()
     try:
         for path in _write_sheet(result.tables, sheet, fmt, options, engine, target):
-            click.echo(f"wrote {path}")
+            click.echo(f"wrote {path}" + (" (replacing the earlier one)"
+                                          if replacing and path == target else ""))
     except (LayoutError, PdfError) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_INVALID)
+
+
+def _variant(paper: str, card_size: str, duplex: str, theme: str, print_shop: bool,
+             bleed: str) -> list[str]:
+    """The parts of a sheet's default file name that set it apart from the standard one,
+    so a letter or print-shop sheet never overwrites the A4 one: cards-letter.pdf."""
+    parts = [] if paper == "a4" else [paper]
+    parts += [] if card_size == "poker" else [card_size.lower()]
+    parts += [] if duplex == "long" else [f"duplex-{duplex}"]
+    parts += [] if theme == "standard" else [theme]
+    if print_shop:
+        parts += ["print-shop"] + ([] if bleed == "3mm" else [f"bleed-{bleed.replace('/', '-')}"])
+    return parts
 
 
 BUILD_SHEETS = (("cards", "pdf"), ("list", "pdf"), ("list", "md"), ("list", "csv"),

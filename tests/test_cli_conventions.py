@@ -130,3 +130,36 @@ def test_interrupts_and_bugs_have_their_codes(in_tmp: Path, monkeypatch: pytest.
                     ["reference", "era"], ["build", "era", "--no-sheets"]):
         result = run(*command)
         assert result.exit_code == code, (command, result.output)
+
+
+def test_a_broken_deck_file_does_not_hide_a_rules_error(in_tmp: Path) -> None:
+    """All errors at once: YAML that does not parse in a deck, a wrong name in the rules."""
+    import shutil
+
+    pack = in_tmp / "mini"
+    shutil.copytree(Path(__file__).parent / "packs" / "mini", pack)
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text() + "rules:\n  - rules/game.rules\n")
+    (pack / "rules").mkdir()
+    (pack / "rules" / "game.rules").write_text("round:\n  turn:\n    gain 1 gold\n")
+    deck = pack / "decks" / "one.yaml"
+    deck.write_text(deck.read_text().replace("  name: Deck One\n", "  name: [Deck One\n"))
+    result = run("validate", "mini")
+    assert result.exit_code == 1
+    codes = re.findall(r"^(mini/[\w/.]+):\d+:\d+: error\[(\w+)\]", result.stderr, re.MULTILINE)
+    files = {file for file, _ in codes}
+    assert files == {"mini/decks/one.yaml", "mini/rules/game.rules"}, result.stderr
+
+
+def test_print_variants_get_their_own_names_and_say_so(in_tmp: Path) -> None:
+    mini = str(Path(__file__).parent / "packs" / "mini")
+    standard = run("print", mini, "--sheet", "cards", "--format", "html")
+    assert standard.stdout == "wrote build/mini/cards.html\n", standard.output
+    letter = run("print", mini, "--sheet", "cards", "--format", "html", "--paper", "letter")
+    assert letter.stdout == "wrote build/mini/cards-letter.html\n"
+    shop = run("print", mini, "--sheet", "cards", "--format", "html", "--print-shop",
+               "--bleed", "1/8in")
+    assert shop.stdout == "wrote build/mini/cards-print-shop-bleed-1-8in.html\n"
+    again = run("print", mini, "--sheet", "cards", "--format", "html", "--paper", "letter")
+    assert again.stdout == "wrote build/mini/cards-letter.html (replacing the earlier one)\n"
+    assert len(list((in_tmp / "build" / "mini").iterdir())) == 3
