@@ -58,6 +58,17 @@ def _pack_path(value: str) -> Path:
     return found
 
 
+def complete_pack(_ctx: click.Context, _param: click.Parameter, incomplete: str
+                  ) -> list[click.shell_completion.CompletionItem]:
+    """Shell completion of a pack: the bundled packs' names, then folders."""
+    from click.shell_completion import CompletionItem
+
+    from decklore.cards import BUNDLED
+
+    names = [CompletionItem(name) for name in BUNDLED if name.startswith(incomplete)]
+    return [*names, CompletionItem(incomplete, type="dir")]
+
+
 def _report(diagnostics: list[Diagnostic], fmt: str) -> None:
     from decklore.compiler.diagnostics import SourceCache, render_all, to_json
 
@@ -128,7 +139,7 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("pack")
+@click.argument("pack", shell_complete=complete_pack)
 @format_option
 @cache_option
 @strict_option
@@ -147,7 +158,7 @@ def validate(pack: str, fmt: str, cache: bool, strict: bool) -> None:
 
 
 @cli.command(name="compile")
-@click.argument("pack")
+@click.argument("pack", shell_complete=complete_pack)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Where to write the tables (JSON).")
 @click.option("--dump-ir", is_flag=True,
@@ -257,7 +268,7 @@ def _write_sheet(tables: dict[str, Any], sheet: str, fmt: str, options: Any, eng
 
 
 @cli.command(name="print")
-@click.argument("pack")
+@click.argument("pack", shell_complete=complete_pack)
 @click.option("--sheet", type=click.Choice(["cards", "list", "reference", "guide", "legend"]),
               default="cards", show_default=True, help="What to print.")
 @click.option("--format", "fmt", type=click.Choice(["pdf", "html", "md", "csv"]),
@@ -324,7 +335,7 @@ def _has_guide(tables: dict[str, Any]) -> bool:
 
 
 @cli.command()
-@click.argument("pack")
+@click.argument("pack", shell_complete=complete_pack)
 @click.option("-o", "--out-dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("build"), show_default=True, help="Folder for the build output.")
 @click.option("--no-sheets", is_flag=True, help="Only compile the tables.")
@@ -376,7 +387,7 @@ def build(pack: str, out_dir: Path, no_sheets: bool, paper: str, card_size: str,
 @cli.command()
 @click.option("-o", "--out-dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("schemas"), show_default=True, help="Folder to write the schemas to.")
-@click.option("--pack", "pack", default=None,
+@click.option("--pack", "pack", default=None, shell_complete=complete_pack,
               help="Close the deck schema over this pack's card kinds and fields.")
 @_guard
 def schema(out_dir: Path, pack: str | None) -> None:
@@ -409,7 +420,7 @@ def schema(out_dir: Path, pack: str | None) -> None:
 
 
 @cli.command()
-@click.argument("pack")
+@click.argument("pack", shell_complete=complete_pack)
 @cache_option
 @format_option
 @_guard
@@ -477,8 +488,8 @@ def fmt_command(files: tuple[Path, ...], write: bool, check: bool) -> None:
 
 
 @cli.command()
-@click.argument("before")
-@click.argument("after")
+@click.argument("before", shell_complete=complete_pack)
+@click.argument("after", shell_complete=complete_pack)
 @click.option("--json", "as_json", is_flag=True, help="Print the changes as JSON.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html", "pdf"]),
               default="text", show_default=True,
@@ -557,7 +568,7 @@ def new_pack_command(name: str, folder: Path | None) -> None:
 
 @new.command(name="mod")
 @click.argument("name")
-@click.option("--extends", "base", required=True,
+@click.option("--extends", "base", required=True, shell_complete=complete_pack,
               help="The pack the mod builds on: a folder or a bundled pack's name.")
 @click.option("-d", "--dir", "folder", type=click.Path(file_okay=False, path_type=Path),
               help="Where to write it (default: a folder named for the mod).")
@@ -583,7 +594,7 @@ def new_mod_command(name: str, base: str, folder: Path | None) -> None:
 
 
 @cli.command()
-@click.argument("pack")
+@click.argument("pack", shell_complete=complete_pack)
 @click.option("--json", "as_json", is_flag=True, help="Print the order as JSON.")
 @_guard
 def order(pack: str, as_json: bool) -> None:
@@ -612,7 +623,7 @@ def order(pack: str, as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("pack")
+@click.argument("pack", shell_complete=complete_pack)
 @click.option("--check", is_flag=True, help="Only say what would change (exit 1 if anything).")
 @format_option
 @_guard
@@ -650,7 +661,7 @@ def migrate(pack: str, check: bool, fmt: str) -> None:
 
 
 @cli.command()
-@click.argument("pack")
+@click.argument("pack", shell_complete=complete_pack)
 @click.argument("card")
 @click.option("--json", "as_json", is_flag=True, help="Print it as JSON.")
 @_guard

@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from decklore import EXIT_INVALID, EXIT_OK, _compile, _guard, _pack_path, json_option
+from decklore import (
+    EXIT_INVALID,
+    EXIT_OK,
+    _compile,
+    _guard,
+    _pack_path,
+    complete_pack,
+    json_option,
+)
 
 EXIT_INTERRUPTED = 130  # the shell's convention for a program stopped by Ctrl-C
 
@@ -23,7 +31,7 @@ if TYPE_CHECKING:
 
 
 @click.command(name="test")
-@click.argument("paths", nargs=-1, required=True)
+@click.argument("paths", nargs=-1, required=True, shell_complete=complete_pack)
 @click.option("-q", "--quiet", is_flag=True, help="Print failures and the summary only.")
 @json_option
 @_guard
@@ -133,7 +141,7 @@ def _decks(tables: Tables, value: str | None, players: int) -> list[str] | None:
 # --- play ------------------------------------------------------------------------------------
 
 @click.command()
-@click.argument("pack")
+@click.argument("pack", shell_complete=complete_pack)
 @click.option("--players", "seats", default="human,random", show_default=True,
               help="One agent per seat: human, random or greedy, comma-separated.")
 @click.option("--seed", type=int, default=1, show_default=True, help="The game's seed.")
@@ -437,7 +445,7 @@ def _help_text(can_save: bool) -> str:
 # --- simulate --------------------------------------------------------------------------------
 
 @click.command()
-@click.argument("pack")
+@click.argument("pack", shell_complete=complete_pack)
 @click.option("-n", "games", type=click.IntRange(1, 10_000_000), default=100, show_default=True,
               help="How many games.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the whole run.")
@@ -554,8 +562,9 @@ def _fail_on_rules_errors(s: dict[str, Any]) -> None:
 
 @click.command()
 @click.argument("log", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--pack", default=None, help="The pack the game was played with "
-              "(default: the bundled pack of the log's id).")
+@click.option("--pack", default=None, shell_complete=complete_pack,
+              help="The pack the game was played with (default: the bundled pack of the "
+              "log's id).")
 @json_option
 @_guard
 def replay(log: Path, pack: str | None, as_json: bool) -> None:

@@ -163,3 +163,29 @@ def test_print_variants_get_their_own_names_and_say_so(in_tmp: Path) -> None:
     again = run("print", mini, "--sheet", "cards", "--format", "html", "--paper", "letter")
     assert again.stdout == "wrote build/mini/cards-letter.html (replacing the earlier one)\n"
     assert len(list((in_tmp / "build" / "mini").iterdir())) == 3
+
+
+def _complete(words: str) -> list[str]:
+    env = {"_DECKLORE_COMPLETE": "bash_complete", "COMP_WORDS": words,
+           "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1))}
+    result = CliRunner().invoke(cli, [], env=env, prog_name="decklore")
+    return result.output.splitlines()
+
+
+@pytest.mark.parametrize("words", ["decklore validate e", "decklore simulate era-",
+                                   "decklore test e", "decklore diff era e",
+                                   "decklore new mod M --extends e"])
+def test_shell_completion_offers_the_bundled_packs(words: str) -> None:
+    offered = _complete(words)
+    prefix = words.split()[-1]
+    assert [f"plain,{name}" for name in BUNDLED if name.startswith(prefix)] == offered[:-1]
+    assert offered[-1] == f"dir,{prefix}"  # and folders, from the shell
+
+
+def test_the_readme_shows_completion_for_each_shell() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for shell in ("bash", "zsh", "fish"):
+        assert f"_DECKLORE_COMPLETE={shell}_source decklore" in readme
+        script = CliRunner().invoke(cli, [], env={"_DECKLORE_COMPLETE": f"{shell}_source"},
+                                    prog_name="decklore")
+        assert "_DECKLORE_COMPLETE" in script.output
