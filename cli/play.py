@@ -537,8 +537,8 @@ def _print_summary(s: dict[str, Any]) -> None:
     console.print("how games ended: " + ", ".join(f"{escape(k)} {v}"
                                                   for k, v in s["reasons"].items()))
     if s["shared_wins"]:
-        console.print(f"shared wins: {s['shared_wins']} games, each a win for every player "
-                      "who shared it")
+        games = "1 game" if s["shared_wins"] == 1 else f"{s['shared_wins']} games"
+        console.print(f"shared wins: {games}, each a win for every player who shared it")
     causes = ", ".join(f"{escape(k)} {v}" for k, v in s["no_winner_by_cause"].items())
     console.print(f"without a winner: {s['no_winner']}" + (f" ({causes})" if causes else ""))
     for error in s["rules_errors"]:
