@@ -24,6 +24,50 @@ from decklore import (
 )
 
 EXIT_INTERRUPTED = 130  # the shell's convention for a program stopped by Ctrl-C
+LOG_LINES = 6  # log lines above the table, so that a common turn fits 80x24
+
+
+def fold_log(lines: list[str]) -> list[str]:
+    """Fold runs of alike log lines: '8 cards → Player 2's hand', 'Farm, Mill → your hand'.
+
+    Cards moving one after another to the same place become one line (hidden ones
+    counted, seen ones named), and a line repeated in a row is said once with its count.
+    """
+    folded: list[str] = []
+    run: list[str] = []
+    place = None
+
+    def flush() -> None:
+        if not run:
+            return
+        hidden = sum(1 for name in run if name == "a card")
+        named = [name for name in run if name != "a card"]
+        parts = [*named[:6]]
+        if len(named) > 6:
+            parts.append(f"{len(named) - 6} more")
+        if hidden:
+            parts.append("a card" if hidden == 1 else f"{hidden} cards")
+        folded.append(f"{', '.join(parts)} → {place}")
+        run.clear()
+
+    for line in lines:
+        name, arrow, where = line.partition(" → ")
+        if arrow and "," not in name:
+            if where != place:
+                flush()
+                place = where
+            run.append(name)
+            continue
+        flush()
+        place = None
+        if folded and (folded[-1] == line or folded[-1].startswith(f"{line} ×")):
+            count = int(folded[-1].rpartition(" ×")[2]) + 1 if " ×" in folded[-1][len(line):] \
+                else 2
+            folded[-1] = f"{line} ×{count}"
+        else:
+            folded.append(line)
+    flush()
+    return folded
 
 if TYPE_CHECKING:
     from decklore.runtime.engine import Game
@@ -207,8 +251,8 @@ def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
                 game.apply(agent.choose(game))
                 continue
             _show(console, game, player, shown[player])
-            shown[player] = len(game.state.log)
-            choice = _ask(console, game, save)
+            since, shown[player] = shown[player], len(game.state.log)
+            choice = _ask(console, game, save, since)
             if choice is None:
                 break
             game.apply(choice)
@@ -240,23 +284,25 @@ def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
 def _show(console: Any, game: Game, viewer: int | None, since: int) -> None:
     from rich.panel import Panel
     from rich.table import Table
+    from rich.text import Text
 
     from decklore.runtime.describe import event_text
 
-    lines = [t for e in game.state.log[since:] if (t := event_text(game, e, viewer))]
-    if lines:
-        console.print("\n".join(lines[-40:]), style="dim")
     obs = game.observation(viewer)
     phases = {flow.name: flow.label for flow in game.program.flows}
     phase = phases.get(obs["phase"] or "", obs["phase"] or "")
-    table = Table(title=f"Turn {obs['turn']} · {phase} · you are Player {(viewer or 0) + 1}",
-                  show_lines=False)
+    title = [f"Turn {obs['turn']}" if obs["turn"] else "Setting up", phase,
+             f"you are Player {viewer + 1}" if viewer is not None else "watching"]
+    heading = " · ".join(part for part in title if part)  # a line of its own: never wrapped
+    table = Table(show_lines=False)
     table.add_column("")
     automated = game.state.info.get("automated", [])
+    decks = {d["id"]: d["name"] for d in game.program.tables.raw["decks"]}
     for p in obs["players"]:
         note = (" (you)" if p["seat"] - 1 == viewer
                 else " (automated)" if p["seat"] - 1 in automated else "")
-        table.add_column(f"Player {p['seat']}{note}")
+        deck = decks.get(p["deck"] or "", "")
+        table.add_column(f"Player {p['seat']}{note}" + (f"\n{deck}" if deck else ""))
     symbols = {s["id"]: s["name"] for s in game.program.tables.raw["symbols"]}
     shown_symbols = [sid for sid in symbols if any(sid in p["symbols"] for p in obs["players"])]
     for sid in shown_symbols:
@@ -268,6 +314,10 @@ def _show(console: Any, game: Game, viewer: int | None, since: int) -> None:
         if any(values):
             label = game.program.counters[name]["label"]
             table.add_row(label, *[str(v) for v in values])
+    flags = [", ".join(str(game.program.flags[f]["label"]) for f in p["flags"])
+             for p in obs["players"]]
+    if any(flags):  # marks on players: an exhaustion token, the first player
+        table.add_row("Marks", *[text or "—" for text in flags])
     shared = []
     for name, spec in game.program.zones.items():
         if spec["per"] != "player":
@@ -279,9 +329,22 @@ def _show(console: Any, game: Game, viewer: int | None, since: int) -> None:
                  for seat in range(game.state.players)]
         if any(cells):  # an empty zone of every player is left out
             table.add_row(spec["label"], *[cell or "—" for cell in cells])
-    console.print(table)
+    board: list[Any] = [Text(heading, style="bold"), table]
     if shared:
-        console.print("  ·  ".join(f"[b]{label}[/b]: {text}" for label, text in shared))
+        board.append("  ·  ".join(f"[b]{label}[/b]: {text}" for label, text in shared))
+    # The log gets what the screen has left once the board, the options and the prompt
+    # are shown, so the turn's title stays in sight on 80x24; a longer log is said to be.
+    used = sum(len(console.render_lines(part, pad=False)) for part in board)
+    room = max(2, min(LOG_LINES, console.height - used - len(option_lines(game)) - 2))
+    lines = fold_log([t for e in game.state.log[since:] if (t := event_text(game, e, viewer))])
+    if len(lines) > room:  # said, never cut silently: 'log' at the prompt shows all
+        hidden = len(lines) - room + 1
+        lines = [f"… {hidden} earlier lines since your last move (type log to see them)",
+                 *lines[-(room - 1):]]
+    if lines:
+        console.print("\n".join(lines), style="dim", markup=False)
+    for part in board:
+        console.print(part)
     if game.terminal:
         result = obs["result"] or {}
         console.print(Panel(outcome_text(result), title="Game over"))
@@ -320,6 +383,9 @@ def _cards_text(game: Game, cards: list[int], viewer: int | None) -> str:
             rest = len(under) - len(names)
             text += (", " if names and rest else "") + (
                 f"{rest} face down" if rest else "") + "]"
+        marks = _card_marks(game, c)
+        if marks:  # harvest tokens on it, a spent harvest: read from the state, never stale
+            text += f" ({marks})"
         seen.append(text)
     hidden = sum(1 for c in cards if not visible(game, c, viewer))
     text = ", ".join(seen[:12]) + (f" …+{len(seen) - 12}" if len(seen) > 12 else "")
@@ -328,17 +394,61 @@ def _cards_text(game: Game, cards: list[int], viewer: int | None) -> str:
     return text
 
 
-def _ask(console: Any, game: Game, save: Path | None) -> int | None:
-    """The player's answer: an option's number, or None to quit; commands in between."""
+def option_keys(game: Game) -> list[str]:
+    """What the player types for each option: its number in the list, or, when the
+    question asks for a number (a tile, a count), that number itself, so the two agree."""
     actions = game.legal_actions()
     pending = game.state.pending or {}
-    console.print(f"[bold]{pending.get('label') or 'Choose'}[/bold]")
-    for action in actions:
-        console.print(f"  [cyan]{action.index}[/cyan]  {action.description}")
-    keys = "number, ? for help" + (", s to save" if save is not None else "") + ", q to quit"
+    values = [a.value for a in actions]
+    if pending.get("kind") == "number" and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return [str(v) for v in values]
+    return [str(a.index) for a in actions]
+
+
+def _card_marks(game: Game, card: int) -> str:
+    """The counters and flags a card carries now, in words: 'Harvest tokens 2, Harvest spent'."""
+    program, state = game.program, game.state
+    marks = [f"{spec['label']} {state.counters[name][card]}"
+             for name, spec in program.counters.items()
+             if spec["per"] == "card" and state.counters[name][card] != spec["start"]]
+    marks += [str(spec["label"]) for name, spec in program.flags.items()
+              if spec["per"] == "card" and state.flags[name][card]]
+    return ", ".join(marks)
+
+
+def option_lines(game: Game) -> list[str]:
+    """The options as printed, one a line; a run of numbers asked for is one line."""
+    from rich.markup import escape
+
+    actions = game.legal_actions()
+    keys = option_keys(game)
+    values = [a.value for a in actions]
+    pending = game.state.pending or {}
+    if (pending.get("kind") == "number" and len(values) > 4 and keys[0] == str(values[0])
+            and values == list(range(values[0], values[0] + len(values)))):
+        label = actions[0].description.rpartition(": ")[0] or "a number"
+        return [f"  [cyan]{keys[0]}[/cyan] to [cyan]{keys[-1]}[/cyan]  {escape(label)}"]
+    return [f"  [cyan]{key}[/cyan]  {escape(action.description)}"
+            for key, action in zip(keys, actions, strict=True)]
+
+
+def _ask(console: Any, game: Game, save: Path | None, since: int = 0) -> int | None:
+    """The player's answer: an option's index, or None to quit; commands in between."""
+    from rich.markup import escape
+
+    from decklore.runtime.describe import event_text
+
+    pending = game.state.pending or {}
+    keys = option_keys(game)
+    console.print(f"[bold]{escape(pending.get('label') or 'Choose')}[/bold]")
+    for line in option_lines(game):
+        console.print(line)
+    chosen = {key: index for index, key in enumerate(keys)}
+    hint = "number, ? for help" + (", s to save" if save is not None else "") + ", q to quit"
     unsaved = save is None
     while True:
-        answer = click.prompt(f"your choice ({keys})", default="", show_default=False,
+        answer = click.prompt(f"your choice ({hint})", default="", show_default=False,
                               prompt_suffix=": ").strip()
         word, _, rest = answer.partition(" ")
         word = word.lower()
@@ -359,11 +469,26 @@ def _ask(console: Any, game: Game, save: Path | None) -> int | None:
             write_atomic(save, game.to_json().encode("utf-8"))
             console.print(f"saved to {save}")
         elif word in ("c", "card", "look"):
-            console.print(_look(game, rest.strip(), pending.get("player")))
-        elif answer.isdigit() and int(answer) < len(actions):
-            return int(answer)
+            what = rest.strip()
+            if what in chosen:
+                what = str(chosen[what])
+            console.print(_look(game, what, pending.get("player")), markup=False)
+        elif word == "why":
+            from decklore.why import why_not
+
+            console.print(why_not(game, rest.strip(), pending.get("player"))
+                          if rest.strip() else "say which card: why NAME")
+        elif word == "log":
+            viewer = pending.get("player")
+            lines = fold_log([t for e in game.state.log[since:]
+                              if (t := event_text(game, e, viewer))])
+            console.print("\n".join(lines) or "nothing happened since your last move",
+                          markup=False)
+        elif answer in chosen:
+            return chosen[answer]
         else:
-            console.print(f"type a number from 0 to {len(actions) - 1}, or ? for help")
+            console.print(f"type one of {', '.join(keys)}, or ? for help" if len(keys) <= 12
+                          else f"type one of {keys[0]} to {keys[-1]}, or ? for help")
 
 
 def _option_card(game: Game, number: int, viewer: int | None) -> int | None:
@@ -435,7 +560,9 @@ def face_text(tables: dict[str, Any], card_id: str) -> str:
 
 def _help_text(can_save: bool) -> str:
     lines = ["  NUMBER      take that option",
-             "  c NAME      show a card's face (c NUMBER: the card of that option)"]
+             "  c NAME      show a card's face (c NUMBER: the card of that option)",
+             "  why NAME    say why a card you see cannot be chosen now",
+             "  log         everything that happened since your last move"]
     if can_save:
         lines.append("  s           save the game now (it is saved when you quit, too)")
     lines.append("  q           quit" + (" (saving first)" if can_save else ""))

@@ -6,6 +6,7 @@ Each test drives ``decklore play`` with an input script, as a player at the keyb
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,66 @@ def test_help_and_a_card_face_at_the_prompt(in_tmp: Path) -> None:
             "  cost 1 · symbols: Harvest, –, Progress · defense: Military 1 +1 · stars 1\n"
             ) in result.output
     assert "no card is called 'nothing-like-it'" in result.output
+
+
+KINGDOMS = ROOT / "cards" / "era-of-kingdoms"
+
+
+def kingdoms(stdin: str) -> Result:
+    return CliRunner().invoke(cli, ["play", str(KINGDOMS), "--players", "human,greedy",
+                                    "--seed", "3"], input=stdin)
+
+
+def test_option_numbers_agree_with_board_positions(in_tmp: Path) -> None:
+    """Era of Kingdoms asks for a land tile: typing 3 puts the card on tile 3."""
+    result = kingdoms("5\n0\n0\n3\nq\ny\n")  # done trading, play a card, Mountain, tile 3
+    assert result.exit_code == 0, result.output
+    assert "  1 to 8  Land tile [Mountain (your hand)]\n" in result.output
+    assert "│ Land tiles 3  │ Mountain" in result.output
+
+
+def test_why_a_card_cannot_be_played(in_tmp: Path) -> None:
+    result = kingdoms("5\n0\nwhy Walls\nwhy Mountain\nq\ny\n")
+    assert ("Walls cannot be chosen for 'Card to play' (rules/playing.rules:28): "
+            in " ".join(result.output.split("\n")))
+    assert "(here 0 against 2)" in result.output.replace("\n", " ")
+    assert "Mountain can be chosen now" in result.output
+
+
+def test_the_table_names_each_seats_deck_and_marks(in_tmp: Path) -> None:
+    result = play(stdin="q\ny\n")
+    assert "┃             ┃ Ancient Era    ┃ Medieval Era ┃" in result.output
+    assert "│ Marks       │ First player   │ —            │" in result.output
+    assert "Turn 1 · Commit cards to the build pile · you are Player 1" in result.output
+
+
+def test_agents_alone_are_watched(in_tmp: Path) -> None:
+    result = CliRunner().invoke(cli, ["play", str(ERA), "--players", "greedy,random"])
+    assert result.exit_code == 0, result.output
+    assert "you are Player" not in result.output and " · watching" in result.output
+    assert " ·  · " not in result.output
+
+
+def test_a_long_log_is_folded_and_says_what_it_leaves_out(in_tmp: Path) -> None:
+    result = play(stdin="0\n" * 12 + "log\nq\ny\n")
+    assert re.search(r"… \d+ earlier lines since your last move \(type log to see them\)",
+                     result.output)
+    assert "8 cards → your dealt cards" in result.output
+    assert "→ your dealt cards\na card → your dealt cards" not in result.output
+
+
+def test_fold_log_joins_alike_lines() -> None:
+    from decklore.play import fold_log
+
+    assert fold_log(["a card → your hand"] * 3 + ["Farm → your hand", "Mill → your hand",
+                                                  "a card → Player 2's hand", "Gold 3",
+                                                  "Gold 3", "Gold 3", "Turn 2"]) == [
+        "Farm, Mill, 3 cards → your hand", "a card → Player 2's hand", "Gold 3 ×3", "Turn 2"]
+
+
+def test_a_declined_option_and_marks_read_as_english(in_tmp: Path) -> None:
+    result = play(stdin="0\n" * 6 + "q\ny\n")
+    assert "Don't play this resource card now [" in result.output
+    assert "Don't: " not in result.output
+    assert "Player 1: Played a card from hand this turn\n" in result.output
+    assert " on\n" not in result.output
