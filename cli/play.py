@@ -25,6 +25,7 @@ from decklore import (
 
 EXIT_INTERRUPTED = 130  # the shell's convention for a program stopped by Ctrl-C
 LOG_LINES = 6  # log lines above the table, so that a common turn fits 80x24
+CELL_NAMES = 6  # card names in one cell of the table, then 'and 3 more' (c NAME shows one)
 
 
 def fold_log(lines: list[str]) -> list[str]:
@@ -294,7 +295,7 @@ def _show(console: Any, game: Game, viewer: int | None, since: int) -> None:
     title = [f"Turn {obs['turn']}" if obs["turn"] else "Setting up", phase,
              f"you are Player {viewer + 1}" if viewer is not None else "watching"]
     heading = " · ".join(part for part in title if part)  # a line of its own: never wrapped
-    table = Table(show_lines=False)
+    table = Table(show_lines=False, box=None, pad_edge=False, header_style="bold")
     table.add_column("")
     automated = game.state.info.get("automated", [])
     decks = {d["id"]: d["name"] for d in game.program.tables.raw["decks"]}
@@ -302,12 +303,13 @@ def _show(console: Any, game: Game, viewer: int | None, since: int) -> None:
         note = (" (you)" if p["seat"] - 1 == viewer
                 else " (automated)" if p["seat"] - 1 in automated else "")
         deck = decks.get(p["deck"] or "", "")
-        table.add_column(f"Player {p['seat']}{note}" + (f"\n{deck}" if deck else ""))
+        table.add_column(f"Player {p['seat']}{note}" + (f" · {deck}" if deck else ""))
     symbols = {s["id"]: s["name"] for s in game.program.tables.raw["symbols"]}
     shown_symbols = [sid for sid in symbols if any(sid in p["symbols"] for p in obs["players"])]
-    for sid in shown_symbols:
-        table.add_row(f"{symbols[sid]} symbols",
-                      *[str(p["symbols"].get(sid, 0)) for p in obs["players"]])
+    if shown_symbols:  # one row for all symbols: the board must fit 80x24
+        table.add_row("Symbols", *[", ".join(f"{p['symbols'][sid]} {symbols[sid]}"
+                                             for sid in shown_symbols if sid in p["symbols"])
+                                   or "—" for p in obs["players"]])
     counters = obs["players"][0]["counters"]
     for name in counters:  # a counter at 0 for everyone says nothing
         values = [p["counters"][name] for p in obs["players"]]
@@ -335,12 +337,14 @@ def _show(console: Any, game: Game, viewer: int | None, since: int) -> None:
     # The log gets what the screen has left once the board, the options and the prompt
     # are shown, so the turn's title stays in sight on 80x24; a longer log is said to be.
     used = sum(len(console.render_lines(part, pad=False)) for part in board)
-    room = max(2, min(LOG_LINES, console.height - used - len(option_lines(game)) - 2))
+    asks = 0 if _label_in_options(game) else 1
+    room = max(1, min(LOG_LINES, console.height - used - len(option_lines(game)) - asks - 1))
     lines = fold_log([t for e in game.state.log[since:] if (t := event_text(game, e, viewer))])
+    lines = [line[:77] + "…" if len(line) > 78 else line for line in lines]  # one row each
     if len(lines) > room:  # said, never cut silently: 'log' at the prompt shows all
-        hidden = len(lines) - room + 1
-        lines = [f"… {hidden} earlier lines since your last move (type log to see them)",
-                 *lines[-(room - 1):]]
+        kept = lines[len(lines) - room + 1:]
+        lines = [f"… {len(lines) - len(kept)} earlier lines since your last move (type log "
+                 "to see them)", *kept]
     if lines:
         console.print("\n".join(lines), style="dim", markup=False)
     for part in board:
@@ -388,7 +392,12 @@ def _cards_text(game: Game, cards: list[int], viewer: int | None) -> str:
             text += f" ({marks})"
         seen.append(text)
     hidden = sum(1 for c in cards if not visible(game, c, viewer))
-    text = ", ".join(seen[:12]) + (f" …+{len(seen) - 12}" if len(seen) > 12 else "")
+    alike: dict[str, int] = {}  # separate cards of one name: '3 Kingdom Produce'
+    for name in seen:
+        alike[name] = alike.get(name, 0) + 1
+    seen = [name if n == 1 else f"{n} {name}" for name, n in alike.items()]
+    text = ", ".join(seen[:CELL_NAMES]) + (f" and {len(seen) - CELL_NAMES} more"
+                                           if len(seen) > CELL_NAMES else "")
     if hidden:
         text += (", " if text else "") + f"{hidden} face down"
     return text
@@ -417,6 +426,12 @@ def _card_marks(game: Game, card: int) -> str:
     return ", ".join(marks)
 
 
+def _label_in_options(game: Game) -> bool:
+    """Whether every option already says the question, so it need not be asked above."""
+    label = str((game.state.pending or {}).get("label") or "").casefold()
+    return bool(label) and all(label in a.description.casefold() for a in game.legal_actions())
+
+
 def option_lines(game: Game) -> list[str]:
     """The options as printed, one a line; a run of numbers asked for is one line."""
     from rich.markup import escape
@@ -441,7 +456,8 @@ def _ask(console: Any, game: Game, save: Path | None, since: int = 0) -> int | N
 
     pending = game.state.pending or {}
     keys = option_keys(game)
-    console.print(f"[bold]{escape(pending.get('label') or 'Choose')}[/bold]")
+    if not _label_in_options(game):
+        console.print(f"[bold]{escape(pending.get('label') or 'Choose')}[/bold]")
     for line in option_lines(game):
         console.print(line)
     chosen = {key: index for index, key in enumerate(keys)}

@@ -99,7 +99,7 @@ def test_option_numbers_agree_with_board_positions(in_tmp: Path) -> None:
     result = kingdoms("5\n0\n0\n3\nq\ny\n")  # done trading, play a card, Mountain, tile 3
     assert result.exit_code == 0, result.output
     assert "  1 to 8  Land tile [Mountain (your hand)]\n" in result.output
-    assert "│ Land tiles 3  │ Mountain" in result.output
+    assert re.search(r"^Land tiles 3 +Mountain ", result.output, re.MULTILINE)
 
 
 def test_why_a_card_cannot_be_played(in_tmp: Path) -> None:
@@ -112,8 +112,9 @@ def test_why_a_card_cannot_be_played(in_tmp: Path) -> None:
 
 def test_the_table_names_each_seats_deck_and_marks(in_tmp: Path) -> None:
     result = play(stdin="q\ny\n")
-    assert "┃             ┃ Ancient Era    ┃ Medieval Era ┃" in result.output
-    assert "│ Marks       │ First player   │ —            │" in result.output
+    assert re.search(r"^ +Player 1 \(you\) · Ancient Era +Player 2 · Medieval Era *$",
+                     result.output, re.MULTILINE)
+    assert re.search(r"^Marks +First player +— *$", result.output, re.MULTILINE)
     assert "Turn 1 · Commit cards to the build pile · you are Player 1" in result.output
 
 
@@ -147,3 +148,21 @@ def test_a_declined_option_and_marks_read_as_english(in_tmp: Path) -> None:
     assert "Don't: " not in result.output
     assert "Player 1: Played a card from hand this turn\n" in result.output
     assert " on\n" not in result.output
+
+
+@pytest.mark.parametrize("pack, players, stdin", [
+    (ERA, ["--decks", "ancient,medieval", "--seed", "7"], "2\n" + "0\n" * 14),
+    (KINGDOMS, ["--seed", "3"], "5\n0\n0\n3\n2\n1\n" + "0\n" * 8),
+])
+def test_each_screen_fits_80_by_24(in_tmp: Path, pack: Path, players: list[str],
+                                   stdin: str) -> None:
+    """From the log to the prompt, every screen of these openings fits 24 lines of 80."""
+    result = CliRunner().invoke(cli, ["play", str(pack), "--players", "human,greedy",
+                                      *players], input=stdin + "q\ny\n",
+                                env={"COLUMNS": "80", "LINES": "24"})
+    screens = result.output.split("your choice (")[1:-1]
+    assert len(screens) >= 8
+    for screen in screens:
+        lines = screen.splitlines()[1:]  # the answer typed at the previous prompt, then
+        assert len(lines) + 1 <= 24, "\n".join(lines)  # the screen and its prompt line
+        assert max(map(len, lines)) <= 80
