@@ -4,6 +4,7 @@ counted by cause, shared wins read as shared, and the exit codes are the README'
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -105,3 +106,37 @@ def test_an_error_in_a_win_condition_names_its_line(tmp_path: Path) -> None:
     assert result.stderr.splitlines()[-1] == (
         "  rules/game.rules:9: 'opponent' needs exactly two players in the game; use "
         "'opponents'")
+
+
+MARKED = """\
+zone table "Table": per_player, public
+counter tokens "Tokens": per_card, min 0, until moved
+flag spent "Spent": per_card, until moved
+setup:
+  for each p in players():
+    draw 2 from draw(p) to table(p) face up
+round:
+  turn:
+    draw 1 from draw(me) to table(me) face up
+    choose card c from table(me) "Card to mark":
+      gain 2 tokens on c
+      set spent on c
+    choose card c from table(me) "Card to look at":
+      move c to used(me) face up
+win p when p.points >= 1 "One point"
+"""
+
+
+def test_marks_on_cards_show_beside_them_and_go_when_they_go(tmp_path: Path) -> None:
+    pack = rules_pack(tmp_path, MARKED)
+    (pack / "rules" / "game.rules").write_text(
+        STATE.replace("per_player, ordered, hidden, refill used",
+                      "per_player, ordered, hidden, deck main, refill used") + MARKED)
+    result = run("play", str(pack), "--players", "human,random", "--decks", "one,one",
+                 stdin="0\n0\nq\ny\n")
+    assert result.exit_code == 0, result.output
+    screens = result.output.split("your choice (")
+    assert "(Tokens 2, Spent)" not in screens[0]
+    assert re.search(r"^Table +\w[\w ]* \(Tokens 2, Spent\)", screens[1], re.MULTILINE)
+    moved = re.search(r"^used +(.*)$", screens[2], re.MULTILINE)
+    assert moved is not None and "Tokens" not in moved.group(1)  # the marks left with it
