@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import sys
 import traceback
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -19,8 +18,6 @@ import click
 
 if TYPE_CHECKING:
     from decklore.compiler import CompileResult, Diagnostic
-
-__version__ = "0.1.0"
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_BUG = 0, 1, 2, 3
 F = TypeVar("F", bound=Callable[..., Any])
@@ -48,13 +45,28 @@ def _guard(func: F) -> F:
 
 
 def _pack_path(value: str) -> Path:
-    """A pack folder, or the name of a bundled pack (``era``)."""
+    """A pack folder, or the name of a bundled pack (``era``); a usage error when neither."""
     path = Path(value)
     if path.exists() or "/" in value or "\\" in value:
         return path
-    from decklore.cards import bundled_pack
+    from decklore.cards import BUNDLED, bundled_pack
 
-    return bundled_pack(value) or path
+    found = bundled_pack(value)
+    if found is None:
+        raise click.BadParameter(f"no folder '{value}', and no bundled pack has that name "
+                                 f"(bundled packs: {', '.join(BUNDLED)})", param_hint="PACK")
+    return found
+
+
+def complete_pack(_ctx: click.Context, _param: click.Parameter, incomplete: str
+                  ) -> list[click.shell_completion.CompletionItem]:
+    """Shell completion of a pack: the bundled packs' names, then folders."""
+    from click.shell_completion import CompletionItem
+
+    from decklore.cards import BUNDLED
+
+    names = [CompletionItem(name) for name in BUNDLED if name.startswith(incomplete)]
+    return [*names, CompletionItem(incomplete, type="dir")]
 
 
 def _report(diagnostics: list[Diagnostic], fmt: str) -> None:
@@ -68,10 +80,10 @@ def _report(diagnostics: list[Diagnostic], fmt: str) -> None:
 
 def _compile(pack: str, fmt: str, use_cache: bool, strict: bool) -> CompileResult | None:
     from decklore.compiler import PackError, TableCache, compile_pack
+    from decklore.progress import progress
 
-    show = fmt == "text" and sys.stderr.isatty()
     try:
-        with _progress_bar(show, "compiling decks") as advance:
+        with progress("compiling", "deck files") as advance:
             result = compile_pack(_pack_path(pack), cache=TableCache() if use_cache else None,
                                   warnings_as_errors=strict, progress=advance)
     except PackError as exc:
@@ -82,30 +94,37 @@ def _compile(pack: str, fmt: str, use_cache: bool, strict: bool) -> CompileResul
     return result
 
 
-@contextmanager
-def _progress_bar(show: bool, label: str) -> Iterator[Callable[[int, int], None] | None]:
-    """A rich progress bar on stderr for long work; nothing when output is not a terminal."""
-    if not show:
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(label, total=None)
-
-        def advance(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield advance
+def json_option(func: F) -> F:
+    """``--json``: the one spelling of machine output on every command."""
+    return click.option("--json", "as_json", is_flag=True,
+                        help="Print the result (and any problems) as JSON, for tools.")(func)
 
 
-format_option = click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
-    help="How to print diagnostics: for people, or JSON for tools.",
-)
+def format_option(func: F) -> F:
+    """``--json`` for machine output, as on every command; ``fmt`` is 'text' or 'json'.
+
+    The older ``--format text|json`` of validate, compile and build still works, with a
+    note on stderr: ``--format`` now only ever names a file format (print, diff).
+    """
+
+    @wraps(func)
+    def wrapper(*args: Any, as_json: bool, old_format: str | None, **kwargs: Any) -> Any:
+        if old_format is not None:
+            _deprecated(f"--format {old_format}", "--json" if old_format == "json" else "")
+        kwargs["fmt"] = "json" if as_json or old_format == "json" else "text"
+        return func(*args, **kwargs)
+
+    wrapper = click.option("--format", "old_format", type=click.Choice(["text", "json"]),
+                           default=None, hidden=True)(wrapper)
+    return json_option(wrapper)  # type: ignore[return-value]
+
+
+def _deprecated(old: str, new: str) -> None:
+    """Say on stderr that an old spelling still works, and what replaces it."""
+    instead = f"; use {new}" if new else "; leave it out for text"
+    click.echo(f"note: {old} is deprecated{instead}", err=True)
+
+
 cache_option = click.option(
     "--cache/--no-cache", default=True, show_default=True,
     help="Reuse tables compiled from identical sources.",
@@ -114,13 +133,13 @@ strict_option = click.option("--strict", is_flag=True, help="Treat warnings as e
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="decklore")
+@click.version_option(package_name="decklore", prog_name="decklore")  # pyproject.toml's
 def cli() -> None:
     """Compile card-game packs into runtime tables, and play, print and test them."""
 
 
 @cli.command()
-@click.argument("pack")
+@click.argument("pack", shell_complete=complete_pack)
 @format_option
 @cache_option
 @strict_option
@@ -139,7 +158,7 @@ def validate(pack: str, fmt: str, cache: bool, strict: bool) -> None:
 
 
 @cli.command(name="compile")
-@click.argument("pack")
+@click.argument("pack", shell_complete=complete_pack)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Where to write the tables (JSON).")
 @click.option("--dump-ir", is_flag=True,
@@ -249,13 +268,14 @@ def _write_sheet(tables: dict[str, Any], sheet: str, fmt: str, options: Any, eng
 
 
 @cli.command(name="print")
-@click.argument("pack")
+@click.argument("pack", shell_complete=complete_pack)
 @click.option("--sheet", type=click.Choice(["cards", "list", "reference", "guide", "legend"]),
               default="cards", show_default=True, help="What to print.")
 @click.option("--format", "fmt", type=click.Choice(["pdf", "html", "md", "csv"]),
               default="pdf", show_default=True, help="Output format.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Where to write it (default: build/<pack>/<sheet>.<format>).")
+              help="Where to write it (default: build/<pack>/<sheet>.<format>, a variant "
+              "named apart: cards-letter.pdf, cards-print-shop.pdf).")
 @print_options
 @cache_option
 @_guard
@@ -278,13 +298,29 @@ def print_command(pack: str, sheet: str, fmt: str, output: Path | None, paper: s
         click.echo("error: this pack's rules have no turn with phases to make a turn guide of",
                    err=True)
         sys.exit(EXIT_INVALID)
-    target = output or Path("build") / result.summary["id"] / f"{sheet}.{fmt}"
+    name = "-".join([sheet, *_variant(paper, card_size, duplex, theme, print_shop, bleed)])
+    target = output or Path("build") / result.summary["id"] / f"{name}.{fmt}"
+    replacing = target.exists()
     try:
         for path in _write_sheet(result.tables, sheet, fmt, options, engine, target):
-            click.echo(f"wrote {path}")
+            click.echo(f"wrote {path}" + (" (replacing the earlier one)"
+                                          if replacing and path == target else ""))
     except (LayoutError, PdfError) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_INVALID)
+
+
+def _variant(paper: str, card_size: str, duplex: str, theme: str, print_shop: bool,
+             bleed: str) -> list[str]:
+    """The parts of a sheet's default file name that set it apart from the standard one,
+    so a letter or print-shop sheet never overwrites the A4 one: cards-letter.pdf."""
+    parts = [] if paper == "a4" else [paper]
+    parts += [] if card_size == "poker" else [card_size.lower()]
+    parts += [] if duplex == "long" else [f"duplex-{duplex}"]
+    parts += [] if theme == "standard" else [theme]
+    if print_shop:
+        parts += ["print-shop"] + ([] if bleed == "3mm" else [f"bleed-{bleed.replace('/', '-')}"])
+    return parts
 
 
 BUILD_SHEETS = (("cards", "pdf"), ("list", "pdf"), ("list", "md"), ("list", "csv"),
@@ -299,7 +335,7 @@ def _has_guide(tables: dict[str, Any]) -> bool:
 
 
 @cli.command()
-@click.argument("pack")
+@click.argument("pack", shell_complete=complete_pack)
 @click.option("-o", "--out-dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("build"), show_default=True, help="Folder for the build output.")
 @click.option("--no-sheets", is_flag=True, help="Only compile the tables.")
@@ -325,11 +361,12 @@ def build(pack: str, out_dir: Path, no_sheets: bool, paper: str, card_size: str,
     write_atomic(target / "tables.json", result.data)
     written = [target / "tables.json"]
     if not no_sheets:
-        show = fmt == "text" and sys.stderr.isatty()
+        from decklore.progress import progress
+
         try:
             guide = _has_guide(result.tables)
             sheets = [(sheet, kind) for sheet, kind in BUILD_SHEETS if sheet != "guide" or guide]
-            with _progress_bar(show, "printing sheets") as advance:
+            with progress("printing", "sheets") as advance:
                 for done, (sheet, kind) in enumerate(sheets, start=1):
                     written += _write_sheet(result.tables, sheet, kind, options, engine,
                                             target / f"{sheet}.{kind}")
@@ -350,7 +387,7 @@ def build(pack: str, out_dir: Path, no_sheets: bool, paper: str, card_size: str,
 @cli.command()
 @click.option("-o", "--out-dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("schemas"), show_default=True, help="Folder to write the schemas to.")
-@click.option("--pack", "pack", default=None,
+@click.option("--pack", "pack", default=None, shell_complete=complete_pack,
               help="Close the deck schema over this pack's card kinds and fields.")
 @_guard
 def schema(out_dir: Path, pack: str | None) -> None:
@@ -383,17 +420,25 @@ def schema(out_dir: Path, pack: str | None) -> None:
 
 
 @cli.command()
-@click.argument("pack")
+@click.argument("pack", shell_complete=complete_pack)
 @cache_option
+@format_option
 @_guard
-def reference(pack: str, cache: bool) -> None:
+def reference(pack: str, cache: bool, fmt: str) -> None:
     """Print PACK's rules in plain English, as a turn reference reads them."""
     from decklore.compiler.rules_english import outline, to_text
 
-    result = _compile(pack, "text", cache, False)
+    result = _compile(pack, fmt, cache, False)
     if result is None:
         sys.exit(EXIT_INVALID)
     sections = outline(result.tables)
+    if fmt == "json":
+        import json
+        from dataclasses import asdict
+
+        click.echo(json.dumps({"sections": [asdict(section) for section in sections]},
+                              indent=2, ensure_ascii=False))
+        return
     if not sections:
         click.echo(f"{result.summary['id']} has no rules files yet", err=True)
         return
@@ -443,8 +488,8 @@ def fmt_command(files: tuple[Path, ...], write: bool, check: bool) -> None:
 
 
 @cli.command()
-@click.argument("before")
-@click.argument("after")
+@click.argument("before", shell_complete=complete_pack)
+@click.argument("after", shell_complete=complete_pack)
 @click.option("--json", "as_json", is_flag=True, help="Print the changes as JSON.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html", "pdf"]),
               default="text", show_default=True,
@@ -475,6 +520,8 @@ def diff(before: str, after: str, as_json: bool, fmt: str, output: Path | None,
             sys.exit(EXIT_INVALID)
         sides.append(result.tables)
     changes = diff_tables(sides[0], sides[1])
+    if fmt == "json":
+        _deprecated("--format json", "--json")
     if as_json or fmt == "json":
         click.echo(json.dumps(changes.to_json(), indent=2, ensure_ascii=False))
     elif fmt in ("html", "pdf"):
@@ -521,7 +568,7 @@ def new_pack_command(name: str, folder: Path | None) -> None:
 
 @new.command(name="mod")
 @click.argument("name")
-@click.option("--extends", "base", required=True,
+@click.option("--extends", "base", required=True, shell_complete=complete_pack,
               help="The pack the mod builds on: a folder or a bundled pack's name.")
 @click.option("-d", "--dir", "folder", type=click.Path(file_okay=False, path_type=Path),
               help="Where to write it (default: a folder named for the mod).")
@@ -547,7 +594,7 @@ def new_mod_command(name: str, base: str, folder: Path | None) -> None:
 
 
 @cli.command()
-@click.argument("pack")
+@click.argument("pack", shell_complete=complete_pack)
 @click.option("--json", "as_json", is_flag=True, help="Print the order as JSON.")
 @_guard
 def order(pack: str, as_json: bool) -> None:
@@ -576,10 +623,11 @@ def order(pack: str, as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("pack")
+@click.argument("pack", shell_complete=complete_pack)
 @click.option("--check", is_flag=True, help="Only say what would change (exit 1 if anything).")
+@format_option
 @_guard
-def migrate(pack: str, check: bool) -> None:
+def migrate(pack: str, check: bool, fmt: str) -> None:
     """Rewrite PACK from an older pack format in the current one, then validate it."""
     from decklore.compiler.migrate import MigrateError
     from decklore.compiler.migrate import migrate as run
@@ -590,6 +638,15 @@ def migrate(pack: str, check: bool) -> None:
     except MigrateError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_INVALID)
+    if fmt == "json":
+        import json
+
+        validates = None  # unknown until written: a check or a pack already current
+        if changes and not check:  # problems go to stderr, so stdout stays one JSON text
+            validates = _compile(pack, "text", False, False) is not None
+        click.echo(json.dumps({"changes": changes, "written": bool(changes) and not check,
+                               "validates": validates}, indent=2))
+        sys.exit(EXIT_INVALID if (check and changes) or validates is False else EXIT_OK)
     if not changes:
         click.echo(f"{pack}: already in the current format")
         return
@@ -604,7 +661,7 @@ def migrate(pack: str, check: bool) -> None:
 
 
 @cli.command()
-@click.argument("pack")
+@click.argument("pack", shell_complete=complete_pack)
 @click.argument("card")
 @click.option("--json", "as_json", is_flag=True, help="Print it as JSON.")
 @_guard

@@ -9,11 +9,66 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from decklore import EXIT_INVALID, EXIT_OK, _compile, _guard
+from decklore import (
+    EXIT_INVALID,
+    EXIT_OK,
+    _compile,
+    _guard,
+    _pack_path,
+    complete_pack,
+    json_option,
+)
+
+EXIT_INTERRUPTED = 130  # the shell's convention for a program stopped by Ctrl-C
+LOG_LINES = 6  # log lines above the table, so that a common turn fits 80x24
+CELL_NAMES = 6  # card names in one cell of the table, then 'and 3 more' (c NAME shows one)
+
+
+def fold_log(lines: list[str]) -> list[str]:
+    """Fold runs of alike log lines: '8 cards → Player 2's hand', 'Farm, Mill → your hand'.
+
+    Cards moving one after another to the same place become one line (hidden ones
+    counted, seen ones named), and a line repeated in a row is said once with its count.
+    """
+    folded: list[str] = []
+    run: list[str] = []
+    place = None
+
+    def flush() -> None:
+        if not run:
+            return
+        hidden = sum(1 for name in run if name == "a card")
+        named = [name for name in run if name != "a card"]
+        parts = [*named[:6]]
+        if len(named) > 6:
+            parts.append(f"{len(named) - 6} more")
+        if hidden:
+            parts.append("a card" if hidden == 1 else f"{hidden} cards")
+        folded.append(f"{', '.join(parts)} → {place}")
+        run.clear()
+
+    for line in lines:
+        name, arrow, where = line.partition(" → ")
+        if arrow and "," not in name:
+            if where != place:
+                flush()
+                place = where
+            run.append(name)
+            continue
+        flush()
+        place = None
+        if folded and (folded[-1] == line or folded[-1].startswith(f"{line} ×")):
+            count = int(folded[-1].rpartition(" ×")[2]) + 1 if " ×" in folded[-1][len(line):] \
+                else 2
+            folded[-1] = f"{line} ×{count}"
+        else:
+            folded.append(line)
+    flush()
+    return folded
 
 if TYPE_CHECKING:
     from decklore.runtime.engine import Game
@@ -21,16 +76,17 @@ if TYPE_CHECKING:
 
 
 @click.command(name="test")
-@click.argument("paths", nargs=-1, required=True,
-                type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, required=True, shell_complete=complete_pack)
 @click.option("-q", "--quiet", is_flag=True, help="Print failures and the summary only.")
+@json_option
 @_guard
-def test_command(paths: tuple[Path, ...], quiet: bool) -> None:
-    """Run the scenario files under PATHS and report every failed check."""
+def test_command(paths: tuple[str, ...], quiet: bool, as_json: bool) -> None:
+    """Run the scenario files under PATHS (or a pack's scenarios/) and report every failed
+    check. A bundled pack's name (era) runs its scenarios."""
     from decklore.compiler.diagnostics import PackError, SourceCache, render_all
     from decklore.compiler.scenarios import compiled_tables, find_scenarios, run_file
 
-    files = find_scenarios(paths)
+    files = find_scenarios([_scenario_path(value) for value in paths])
     if not files:
         click.echo("no scenario files (*.yaml) found", err=True)
         sys.exit(EXIT_INVALID)
@@ -44,6 +100,8 @@ def test_command(paths: tuple[Path, ...], quiet: bool) -> None:
 
     passed = failed = broken = 0
     sources = SourceCache()
+    say = (lambda _text: None) if as_json else click.echo
+    report: list[dict[str, Any]] = []
     for path in files:
         shown = path.as_posix()
         try:
@@ -51,21 +109,40 @@ def test_command(paths: tuple[Path, ...], quiet: bool) -> None:
         except PackError as exc:
             broken += 1
             click.echo(render_all(exc.diagnostics, sources), err=True)
+            report.append({"file": shown, "result": "could not run"})
             continue
+        report.append({"file": shown, "name": outcome.name,
+                       "result": "passed" if outcome.passed else "failed",
+                       "failures": [{"at": str(span), "message": message}
+                                    for span, message in outcome.failures]})
         if outcome.passed:
             passed += 1
             if not quiet:
-                click.echo(f"ok    {shown}  {outcome.name}")
+                say(f"ok    {shown}  {outcome.name}")
             continue
         failed += 1
-        click.echo(f"FAIL  {shown}  {outcome.name}")
+        say(f"FAIL  {shown}  {outcome.name}")
         for span, message in outcome.failures:
-            click.echo(f"  {span}: {message}")
+            say(f"  {span}: {message}")
     summary = f"{passed} passed, {failed} failed"
     if broken:
         summary += f", {broken} could not run"
-    click.echo(summary)
+    if as_json:
+        click.echo(json.dumps({"passed": passed, "failed": failed, "could_not_run": broken,
+                               "scenarios": report}, indent=2, ensure_ascii=False))
+    else:
+        click.echo(summary)
     sys.exit(EXIT_OK if not failed and not broken else EXIT_INVALID)
+
+
+def _scenario_path(value: str) -> Path:
+    """A scenario file or folder; a pack (folder or bundled name) means its scenarios/."""
+    path = _pack_path(value)
+    if not path.exists():
+        raise click.BadParameter(f"Path '{value}' does not exist.", param_hint="PATHS")
+    if (path / "pack.yaml").is_file() and (path / "scenarios").is_dir():
+        return path / "scenarios"
+    return path
 
 
 # --- shared helpers -----------------------------------------------------------------------
@@ -109,7 +186,7 @@ def _decks(tables: Tables, value: str | None, players: int) -> list[str] | None:
 # --- play ------------------------------------------------------------------------------------
 
 @click.command()
-@click.argument("pack")
+@click.argument("pack", shell_complete=complete_pack)
 @click.option("--players", "seats", default="human,random", show_default=True,
               help="One agent per seat: human, random, greedy or mcts (mcts:seconds=1), "
               "comma-separated.")
@@ -134,7 +211,14 @@ def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
     from decklore.runtime.state import StateError
 
     tables, _ = _tables(pack)
+    if save is None:
+        save = load  # a loaded game keeps saving to its file unless --save names another
     names = [s.strip() for s in seats.split(",") if s.strip()]
+    low, high = tables.pack["players"]["min"], tables.pack["players"]["max"]
+    if load is None and not low <= len(names) <= high:
+        raise click.BadParameter(f"{tables.pack['name']} takes {low} to {high} players; give "
+                                 f"one agent for each (got {len(names)})",
+                                 param_hint="--players")
     console = Console()
     try:
         if load is not None:
@@ -159,6 +243,7 @@ def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
             raise click.BadParameter(str(exc), param_hint="--players") from None
     agents += [None] * len(automated)  # never asked: the rules play these seats
     shown = {i: len(game.state.log) for i in range(len(names))}
+    interrupted = False
     try:
         while not game.terminal:
             player = game.current_player()
@@ -168,11 +253,13 @@ def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
                 game.apply(agent.choose(game))
                 continue
             _show(console, game, player, shown[player])
-            shown[player] = len(game.state.log)
-            choice = _ask(console, game, save)
+            since, shown[player] = shown[player], len(game.state.log)
+            choice = _ask(console, game, save, since)
             if choice is None:
                 break
             game.apply(choice)
+    except (click.Abort, KeyboardInterrupt, EOFError):
+        interrupted = True  # Ctrl-C or Ctrl-D at a prompt: save, then exit 130
     except StepBudgetExceeded as exc:
         console.print(f"the game ran out of steps: {exc}")
     except RulesError as exc:
@@ -188,6 +275,9 @@ def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
             from decklore.runtime.simulate import write_log
 
             write_log(game, log_path)
+    if interrupted:
+        click.echo("\ninterrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
     if game.terminal:
         viewer = next((i for i, a in enumerate(agents) if a is None), None)
         _show(console, game, viewer, shown.get(viewer or 0, 0))
@@ -196,34 +286,41 @@ def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
 def _show(console: Any, game: Game, viewer: int | None, since: int) -> None:
     from rich.panel import Panel
     from rich.table import Table
+    from rich.text import Text
 
     from decklore.runtime.describe import event_text
 
-    lines = [t for e in game.state.log[since:] if (t := event_text(game, e, viewer))]
-    if lines:
-        console.print("\n".join(lines[-40:]), style="dim")
     obs = game.observation(viewer)
     phases = {flow.name: flow.label for flow in game.program.flows}
     phase = phases.get(obs["phase"] or "", obs["phase"] or "")
-    table = Table(title=f"Turn {obs['turn']} · {phase} · you are Player {(viewer or 0) + 1}",
-                  show_lines=False)
+    title = [f"Turn {obs['turn']}" if obs["turn"] else "Setting up", phase,
+             f"you are Player {viewer + 1}" if viewer is not None else "watching"]
+    heading = " · ".join(part for part in title if part)  # a line of its own: never wrapped
+    table = Table(show_lines=False, box=None, pad_edge=False, header_style="bold")
     table.add_column("")
     automated = game.state.info.get("automated", [])
+    decks = {d["id"]: d["name"] for d in game.program.tables.raw["decks"]}
     for p in obs["players"]:
         note = (" (you)" if p["seat"] - 1 == viewer
                 else " (automated)" if p["seat"] - 1 in automated else "")
-        table.add_column(f"Player {p['seat']}{note}")
+        deck = decks.get(p["deck"] or "", "")
+        table.add_column(f"Player {p['seat']}{note}" + (f" · {deck}" if deck else ""))
     symbols = {s["id"]: s["name"] for s in game.program.tables.raw["symbols"]}
     shown_symbols = [sid for sid in symbols if any(sid in p["symbols"] for p in obs["players"])]
-    for sid in shown_symbols:
-        table.add_row(f"{symbols[sid]} symbols",
-                      *[str(p["symbols"].get(sid, 0)) for p in obs["players"]])
+    if shown_symbols:  # one row for all symbols: the board must fit 80x24
+        table.add_row("Symbols", *[", ".join(f"{p['symbols'][sid]} {symbols[sid]}"
+                                             for sid in shown_symbols if sid in p["symbols"])
+                                   or "—" for p in obs["players"]])
     counters = obs["players"][0]["counters"]
     for name in counters:  # a counter at 0 for everyone says nothing
         values = [p["counters"][name] for p in obs["players"]]
         if any(values):
             label = game.program.counters[name]["label"]
             table.add_row(label, *[str(v) for v in values])
+    flags = [", ".join(str(game.program.flags[f]["label"]) for f in p["flags"])
+             for p in obs["players"]]
+    if any(flags):  # marks on players: an exhaustion token, the first player
+        table.add_row("Marks", *[text or "—" for text in flags])
     shared = []
     for name, spec in game.program.zones.items():
         if spec["per"] != "player":
@@ -235,13 +332,38 @@ def _show(console: Any, game: Game, viewer: int | None, since: int) -> None:
                  for seat in range(game.state.players)]
         if any(cells):  # an empty zone of every player is left out
             table.add_row(spec["label"], *[cell or "—" for cell in cells])
-    console.print(table)
+    board: list[Any] = [Text(heading, style="bold"), table]
     if shared:
-        console.print("  ·  ".join(f"[b]{label}[/b]: {text}" for label, text in shared))
+        board.append("  ·  ".join(f"[b]{label}[/b]: {text}" for label, text in shared))
+    # The log gets what the screen has left once the board, the options and the prompt
+    # are shown, so the turn's title stays in sight on 80x24; a longer log is said to be.
+    used = sum(len(console.render_lines(part, pad=False)) for part in board)
+    asks = 0 if _label_in_options(game) else 1
+    room = max(1, min(LOG_LINES, console.height - used - len(option_lines(game)) - asks - 1))
+    lines = fold_log([t for e in game.state.log[since:] if (t := event_text(game, e, viewer))])
+    lines = [line[:77] + "…" if len(line) > 78 else line for line in lines]  # one row each
+    if len(lines) > room:  # said, never cut silently: 'log' at the prompt shows all
+        kept = lines[len(lines) - room + 1:]
+        lines = [f"… {len(lines) - len(kept)} earlier lines since your last move (type log "
+                 "to see them)", *kept]
+    if lines:
+        console.print("\n".join(lines), style="dim", markup=False)
+    for part in board:
+        console.print(part)
     if game.terminal:
         result = obs["result"] or {}
-        winners = ", ".join(f"Player {w + 1}" for w in result.get("winners", [])) or "Nobody"
-        console.print(Panel(f"{winners} won: {result.get('reason', '')}", title="Game over"))
+        console.print(Panel(outcome_text(result), title="Game over"))
+
+
+def outcome_text(result: dict[str, Any]) -> str:
+    """How a game ended, in words: one winner, a shared win, or nobody."""
+    seats = [f"Player {w + 1}" for w in result.get("winners", [])]
+    reason = result.get("reason", "")
+    if not seats:
+        return f"Nobody won: {reason}"
+    if len(seats) == 1:
+        return f"{seats[0]} won: {reason}"
+    return f"{', '.join(seats[:-1])} and {seats[-1]} share the win: {reason}"
 
 
 def _cards_text(game: Game, cards: list[int], viewer: int | None) -> str:
@@ -266,43 +388,208 @@ def _cards_text(game: Game, cards: list[int], viewer: int | None) -> str:
             rest = len(under) - len(names)
             text += (", " if names and rest else "") + (
                 f"{rest} face down" if rest else "") + "]"
+        marks = _card_marks(game, c)
+        if marks:  # harvest tokens on it, a spent harvest: read from the state, never stale
+            text += f" ({marks})"
         seen.append(text)
     hidden = sum(1 for c in cards if not visible(game, c, viewer))
-    text = ", ".join(seen[:12]) + (f" …+{len(seen) - 12}" if len(seen) > 12 else "")
+    alike: dict[str, int] = {}  # separate cards of one name: '3 Kingdom Produce'
+    for name in seen:
+        alike[name] = alike.get(name, 0) + 1
+    seen = [name if n == 1 else f"{n} {name}" for name, n in alike.items()]
+    text = ", ".join(seen[:CELL_NAMES]) + (f" and {len(seen) - CELL_NAMES} more"
+                                           if len(seen) > CELL_NAMES else "")
     if hidden:
         text += (", " if text else "") + f"{hidden} face down"
     return text
 
 
-def _ask(console: Any, game: Game, save: Path | None) -> int | None:
+def option_keys(game: Game) -> list[str]:
+    """What the player types for each option: its number in the list, or, when the
+    question asks for a number (a tile, a count), that number itself, so the two agree."""
     actions = game.legal_actions()
     pending = game.state.pending or {}
-    console.print(f"[bold]{pending.get('label') or 'Choose'}[/bold]")
-    for action in actions:
-        console.print(f"  [cyan]{action.index}[/cyan]  {action.description}")
-    while True:
-        answer = click.prompt("your choice (number, s to save, q to quit)", default="",
-                              show_default=False).strip().lower()
-        if answer == "q":
-            return None
-        if answer == "s":
-            if save is None:
-                console.print("start with --save FILE to save")
-            else:
-                from decklore.compiler.emit import write_atomic
+    values = [a.value for a in actions]
+    if pending.get("kind") == "number" and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return [str(v) for v in values]
+    return [str(a.index) for a in actions]
 
-                write_atomic(save, game.to_json().encode("utf-8"))
-                console.print(f"saved to {save}")
-            continue
-        if answer.isdigit() and int(answer) < len(actions):
-            return int(answer)
-        console.print(f"type a number from 0 to {len(actions) - 1}")
+
+def _card_marks(game: Game, card: int) -> str:
+    """The counters and flags a card carries now, in words: 'Harvest tokens 2, Harvest spent'."""
+    program, state = game.program, game.state
+    marks = [f"{spec['label']} {state.counters[name][card]}"
+             for name, spec in program.counters.items()
+             if spec["per"] == "card" and state.counters[name][card] != spec["start"]]
+    marks += [str(spec["label"]) for name, spec in program.flags.items()
+              if spec["per"] == "card" and state.flags[name][card]]
+    return ", ".join(marks)
+
+
+def _label_in_options(game: Game) -> bool:
+    """Whether every option already says the question, so it need not be asked above."""
+    label = str((game.state.pending or {}).get("label") or "").casefold()
+    return bool(label) and all(label in a.description.casefold() for a in game.legal_actions())
+
+
+def option_lines(game: Game) -> list[str]:
+    """The options as printed, one a line; a run of numbers asked for is one line."""
+    from rich.markup import escape
+
+    actions = game.legal_actions()
+    keys = option_keys(game)
+    values = [a.value for a in actions]
+    pending = game.state.pending or {}
+    if (pending.get("kind") == "number" and len(values) > 4 and keys[0] == str(values[0])
+            and values == list(range(values[0], values[0] + len(values)))):
+        label = actions[0].description.rpartition(": ")[0] or "a number"
+        return [f"  [cyan]{keys[0]}[/cyan] to [cyan]{keys[-1]}[/cyan]  {escape(label)}"]
+    return [f"  [cyan]{key}[/cyan]  {escape(action.description)}"
+            for key, action in zip(keys, actions, strict=True)]
+
+
+def _ask(console: Any, game: Game, save: Path | None, since: int = 0) -> int | None:
+    """The player's answer: an option's index, or None to quit; commands in between."""
+    from rich.markup import escape
+
+    from decklore.runtime.describe import event_text
+
+    pending = game.state.pending or {}
+    keys = option_keys(game)
+    if not _label_in_options(game):
+        console.print(f"[bold]{escape(pending.get('label') or 'Choose')}[/bold]")
+    for line in option_lines(game):
+        console.print(line)
+    chosen = {key: index for index, key in enumerate(keys)}
+    hint = "number, ? for help" + (", s to save" if save is not None else "") + ", q to quit"
+    unsaved = save is None
+    while True:
+        answer = click.prompt(f"your choice ({hint})", default="", show_default=False,
+                              prompt_suffix=": ").strip()
+        word, _, rest = answer.partition(" ")
+        word = word.lower()
+        if word in ("?", "h", "help"):
+            console.print(_help_text(save is not None))
+        elif word == "q":
+            if not unsaved:
+                return None
+            if click.confirm("this game is not saved (start with --save FILE to keep it); "
+                             "quit anyway?", default=False):
+                return None
+        elif word == "s":
+            if save is None:
+                console.print("saving needs a file: start the game with --save FILE")
+                continue
+            from decklore.compiler.emit import write_atomic
+
+            write_atomic(save, game.to_json().encode("utf-8"))
+            console.print(f"saved to {save}")
+        elif word in ("c", "card", "look"):
+            what = rest.strip()
+            if what in chosen:
+                what = str(chosen[what])
+            console.print(_look(game, what, pending.get("player")), markup=False)
+        elif word == "why":
+            from decklore.why import why_not
+
+            console.print(why_not(game, rest.strip(), pending.get("player"))
+                          if rest.strip() else "say which card: why NAME")
+        elif word == "log":
+            viewer = pending.get("player")
+            lines = fold_log([t for e in game.state.log[since:]
+                              if (t := event_text(game, e, viewer))])
+            console.print("\n".join(lines) or "nothing happened since your last move",
+                          markup=False)
+        elif answer in chosen:
+            return chosen[answer]
+        else:
+            console.print(f"type one of {', '.join(keys)}, or ? for help" if len(keys) <= 12
+                          else f"type one of {keys[0]} to {keys[-1]}, or ? for help")
+
+
+def _option_card(game: Game, number: int, viewer: int | None) -> int | None:
+    """The card instance an option is about, when the player may see it."""
+    from decklore.runtime.describe import visible
+
+    actions = game.legal_actions()
+    pending = game.state.pending or {}
+    if number >= len(actions):
+        return None
+    value = actions[number].value
+    card = None
+    if pending.get("kind") in ("card", "cards") and pending.get("choose") != "player":
+        card = value if isinstance(value, int) else None
+    elif pending.get("kind") == "pay" and value and value[0] == "card":
+        card = value[2]
+    elif pending.get("about") and pending["about"][0] == "card":
+        card = pending["about"][1]
+    return card if card is not None and visible(game, card, viewer) else None
+
+
+def _look(game: Game, what: str, viewer: int | None) -> str:
+    """A card's face as the card list shows it, by option number or by name."""
+    cards = game.program.tables.raw["cards"]
+    if not what:
+        return "say which card: c NAME, or c NUMBER for the card of an option"
+    if what.isdigit():
+        instance = _option_card(game, int(what), viewer)
+        if instance is None:
+            return f"option {what} is not about a card you can see"
+        found = [c for c in cards if c["id"] == game.rows[instance]["id"]]
+    else:
+        wanted = what.casefold()
+        found = [c for c in cards if str(c["name"]).casefold() == wanted] or [
+            c for c in cards if wanted in str(c["name"]).casefold()]
+    names = sorted({str(c["name"]) for c in found})
+    if not found:
+        return f"no card is called '{what}'"
+    if len(names) > 1:
+        return f"several cards match '{what}': {', '.join(names[:8])}"
+    return face_text(dict(game.program.tables.raw), found[0]["id"])
+
+
+def face_text(tables: dict[str, Any], card_id: str) -> str:
+    """One card's face in plain lines: name, kind and deck, cost, symbols, defense, text."""
+    from decklore.compiler.sheets import list_rows
+
+    row = next(r for r in list_rows(tables) if r["id"] == card_id)
+    head = [str(row["name"]), *(x for x in (row["kind_name"], row["deck_name"]) if x)]
+    lines = [" · ".join(head)]
+    facts = []
+    if row["cost"] is not None:
+        facts.append(f"cost {row['cost']}")
+    if row["symbols_text"]:
+        facts.append(f"symbols: {row['symbols_text']}")
+    if row["defense"]:
+        bonus = f" +{row['defense']['bonus']}" if row["defense"]["bonus"] else ""
+        facts.append(f"defense: {row['defense']['name']} {row['defense']['value']}{bonus}")
+    if row["stars"]:
+        facts.append(f"stars {row['stars']}")
+    facts += [f"{item['label']}: {item['value']}" for item in row["footer"]]
+    if facts:
+        lines.append("  " + " · ".join(facts))
+    text = str(row["text"].striptags()).strip()
+    if text:
+        lines.append(f"  {text}")
+    return "\n".join(lines)
+
+
+def _help_text(can_save: bool) -> str:
+    lines = ["  NUMBER      take that option",
+             "  c NAME      show a card's face (c NUMBER: the card of that option)",
+             "  why NAME    say why a card you see cannot be chosen now",
+             "  log         everything that happened since your last move"]
+    if can_save:
+        lines.append("  s           save the game now (it is saved when you quit, too)")
+    lines.append("  q           quit" + (" (saving first)" if can_save else ""))
+    return "\n".join(lines)
 
 
 # --- simulate --------------------------------------------------------------------------------
 
 @click.command()
-@click.argument("pack")
+@click.argument("pack", shell_complete=complete_pack)
 @click.option("-n", "games", type=click.IntRange(1, 10_000_000), default=100, show_default=True,
               help="How many games.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the whole run.")
@@ -324,9 +611,6 @@ def simulate(pack: str, games: int, seed: int, players: int | None, agents: str,
              decks: str | None, jobs: int, budget: int | None, as_json: bool,
              log_dir: Path | None) -> None:
     """Play many seeded games of PACK with agents and summarise who wins and how."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
     from decklore.runtime.agents import check_agent
     from decklore.runtime.engine import DEFAULT_BUDGET
     from decklore.runtime.simulate import simulate as run
@@ -344,24 +628,28 @@ def simulate(pack: str, games: int, seed: int, players: int | None, agents: str,
         if problem is not None:
             raise click.BadParameter(problem, param_hint="--agents")
     chosen = _decks(tables, decks, count)
-    console = Console(stderr=True)
-    show = not as_json and console.is_terminal
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeRemainingColumn(), console=console,
-                  disable=not show) as bar:
-        task = bar.add_task("playing", total=games)
+    from decklore.progress import progress
+
+    with progress("playing", "games") as advance:
+        done = [0]
+
+        def played(k: int) -> None:
+            done[0] += k
+            if advance is not None:
+                advance(done[0], games)
+
         records = run(data, games, seed, count, names, decks=chosen, jobs=jobs,
                       budget=budget or DEFAULT_BUDGET,
-                      log_dir=str(log_dir) if log_dir is not None else None,
-                      advance=lambda k: bar.advance(task, k))
+                      log_dir=str(log_dir) if log_dir is not None else None, advance=played)
     summary = summarize(records, count)
     summary["pack"] = tables.pack["id"]
     summary["agents"] = [names[i % len(names)] for i in range(count)]
     summary["seed"] = seed
     if as_json:
         click.echo(json.dumps(summary, indent=2))
-        return
-    _print_summary(summary)
+    else:
+        _print_summary(summary)
+    _fail_on_rules_errors(summary)
 
 
 def _pct(entry: dict[str, Any]) -> str:
@@ -372,6 +660,7 @@ def _pct(entry: dict[str, Any]) -> str:
 
 def _print_summary(s: dict[str, Any]) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console()
@@ -380,6 +669,8 @@ def _print_summary(s: dict[str, Any]) -> None:
     for title, key, label in (("Wins by seat", "wins_by_seat", "Player "),
                               ("Wins by deck", "wins_by_deck", ""),
                               ("Wins by agent", "wins_by_agent", "")):
+        if not s[key]:  # a pack whose seats have no decks has no deck table
+            continue
         table = Table(title=title, title_justify="left")
         table.add_column("")
         table.add_column("wins / games, rate (95% interval)")
@@ -388,23 +679,48 @@ def _print_summary(s: dict[str, Any]) -> None:
         console.print(table)
     console.print(f"average turns {s['average_turns']} (from {s['turns_range'][0]} to "
                   f"{s['turns_range'][1]}), average decisions {s['average_decisions']}")
-    console.print("how games ended: " + ", ".join(f"{k} {v}" for k, v in s["reasons"].items()))
-    console.print(f"games that hit the step budget: {s['step_budget_hit']}; "
-                  f"without a winner: {s['no_winner']}")
+    console.print("how games ended: " + ", ".join(f"{escape(k)} {v}"
+                                                  for k, v in s["reasons"].items()))
+    if s["shared_wins"]:
+        games = "1 game" if s["shared_wins"] == 1 else f"{s['shared_wins']} games"
+        console.print(f"shared wins: {games}, each a win for every player who shared it")
+    causes = ", ".join(f"{escape(k)} {v}" for k, v in s["no_winner_by_cause"].items())
+    console.print(f"without a winner: {s['no_winner']}" + (f" ({causes})" if causes else ""))
     for error in s["rules_errors"]:
-        console.print(f"[red]rules error[/red] {error}")
+        console.print(f"[red]rules error[/red] {escape(error)}")
     console.print(f"results hash {s['results_hash']}")
+
+
+def _fail_on_rules_errors(s: dict[str, Any]) -> None:
+    """A game stopped by a rules error is a pack to fix: say where, and exit 1."""
+    first = s["first_rules_error"]
+    if first is None:
+        return
+    count = s["no_winner_by_cause"].get("rules error", 0)
+    click.echo(f"error: {count} of {s['games']} games stopped on a rules error; the first, "
+               f"game {first['game'] + 1} (seed {first['seed']}):\n  {first['error']}",
+               err=True)
+    sys.exit(EXIT_INVALID)
 
 
 # --- replay ----------------------------------------------------------------------------------
 
 @click.command()
 @click.argument("log", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--pack", default=None, help="The pack the game was played with "
-              "(default: the bundled pack of the log's id).")
+@click.option("--pack", default=None, shell_complete=complete_pack,
+              help="The pack the game was played with (default: the bundled pack of the "
+              "log's id).")
+@json_option
 @_guard
-def replay(log: Path, pack: str | None) -> None:
+def replay(log: Path, pack: str | None, as_json: bool) -> None:
     """Re-run a game's log (from play --log) and check it reproduces event for event."""
+
+    def fail(message: str) -> NoReturn:
+        click.echo(message, err=True)
+        if as_json:
+            click.echo(json.dumps({"reproduced": False, "error": message}, indent=2))
+        sys.exit(EXIT_INVALID)
+
     from decklore.runtime.engine import Game, StepBudgetExceeded
     from decklore.runtime.expressions import RulesError
     from decklore.runtime.state import StateError
@@ -414,27 +730,21 @@ def replay(log: Path, pack: str | None) -> None:
         try:
             events.append(json.loads(line))
         except ValueError:
-            click.echo(f"{log}:{number}: not a log line (JSON expected)", err=True)
-            sys.exit(EXIT_INVALID)
+            fail(f"{log}:{number}: not a log line (JSON expected)")
     if not events or not isinstance(events[0], list) or events[0][:1] != ["start"]:
-        click.echo(f"{log}:1: not a decklore game log (it must begin with a start event)",
-                   err=True)
-        sys.exit(EXIT_INVALID)
+        fail(f"{log}:1: not a decklore game log (it must begin with a start event)")
     start = [*events[0], *[None] * 8][:8]  # logs from before the rules hash have 7 fields
     _, pack_id, content_hash, players, seed, decks, budget, played_rules = start
     if not isinstance(pack_id, str) or not isinstance(players, int) or not isinstance(
             seed, int) or not isinstance(decks, list):
-        click.echo(f"{log}:1: the start event is damaged", err=True)
-        sys.exit(EXIT_INVALID)
+        fail(f"{log}:1: the start event is damaged")
     tables, _ = _tables(pack or pack_id)
     if tables.content_hash != content_hash:
         from decklore.runtime.engine import rules_hash
 
         if played_rules != rules_hash(tables):
-            click.echo(f"{log}:1: the game was played with other rules (tables "
-                       f"{content_hash[:12]}…, this pack is {tables.content_hash[:12]}…)",
-                       err=True)
-            sys.exit(EXIT_INVALID)
+            fail(f"{log}:1: the game was played with other rules (tables "
+                       f"{content_hash[:12]}…, this pack is {tables.content_hash[:12]}…)")
         renamed = tables.raw.get("renamed") or {}
         decks = [renamed.get(d, d) for d in decks]
         click.echo("the pack changed since this game (its rules did not); replaying with "
@@ -450,23 +760,23 @@ def replay(log: Path, pack: str | None) -> None:
     except StepBudgetExceeded:
         pass  # the original ran out of steps too, or the comparison below says where not
     except (RulesError, StateError) as exc:
-        click.echo(f"the replay stopped: {exc}", err=True)
-        sys.exit(EXIT_INVALID)
+        fail(f"the replay stopped: {exc}")
     if game is None:
-        click.echo("the replay could not start", err=True)
-        sys.exit(EXIT_INVALID)
+        fail("the replay could not start")
     again = game.state.log
     for number, (want, got) in enumerate(zip(events, again, strict=False), start=1):
         if number == 1 and want[:2] == got[:2]:
             continue  # the start event names the tables, which may be a newer version
         if want != got:
-            click.echo(f"{log}:{number}: differs: the log has {json.dumps(want)}, the "
-                       f"replay gives {json.dumps(got)}", err=True)
-            sys.exit(EXIT_INVALID)
+            fail(f"{log}:{number}: differs: the log has {json.dumps(want)}, the "
+                       f"replay gives {json.dumps(got)}")
     if len(events) != len(again):
-        click.echo(f"{log}: the log has {len(events)} events, the replay {len(again)}",
-                   err=True)
-        sys.exit(EXIT_INVALID)
+        fail(f"{log}: the log has {len(events)} events, the replay {len(again)}")
+    if as_json:
+        click.echo(json.dumps({"reproduced": True, "events": len(events),
+                               "decisions": len(choices), "log_hash": game.log_hash()},
+                              indent=2))
+        return
     click.echo(f"reproduced: {len(events)} events, {len(choices)} decisions, "
                f"log hash {game.log_hash()[:16]}")
 

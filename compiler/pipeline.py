@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib.metadata import version as _package_version
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,8 @@ from decklore.compiler.rules_check import RulesChecker
 from decklore.compiler.rules_parser import parse_rules
 from decklore.compiler.yaml_loader import read_text
 
-COMPILER_VERSION = "0.1.0"
+# The one version is pyproject.toml's, read from the installed package's metadata.
+COMPILER_VERSION = _package_version("decklore")
 
 
 @dataclass
@@ -190,7 +192,9 @@ def _compile_layered(pack_dir: Path, shown: str, cache: TableCache | None,
     stack = layering.merge_declarations(layers, diags)
     diags.raise_if_errors()
     decks, compilers = layering.compile_decks(stack, diags, progress)
-    diags.raise_if_errors()
+    if diags.has_errors:  # the rules need no cards: check them too, to report every error
+        _layered_rules(stack, diags)
+        diags.raise_if_errors()
     layering.Patcher(stack, decks, compilers, diags).run()
     rules = _layered_rules(stack, diags)
     diags.raise_if_errors()
@@ -211,14 +215,15 @@ def _layered_rules(stack: Any, diags: Diagnostics) -> dict[str, Any] | None:
         return None
     top = stack.layers[-1]
 
+    before = len(diags.errors)
     programs = _parse_rules_files([(layer.folder, layer.shown, rel, span)
                                    for layer, rel, span in added], diags)
     replacements = _parse_rules_files([(layer.folder, layer.shown, rel, span)
                                        for layer, rel, span in replacing], diags)
-    if _failed(diags):
+    if len(diags.errors) > before:
         return None
     programs = layering.replace_declarations(programs, replacements, diags)
-    if _failed(diags):
+    if len(diags.errors) > before:
         return None
     below = {f"{layer.shown}/": layer.id for layer in stack.layers if layer is not top}
     ir = RulesChecker(stack.merged, diags, pack_prefix=f"{top.shown}/",
@@ -226,10 +231,6 @@ def _layered_rules(stack: Any, diags: Diagnostics) -> dict[str, Any] | None:
     ir["files"] = [f"{layer.id}:{rel}" if layer is not top else rel
                    for layer, rel, _ in added + replacing]
     return ir
-
-
-def _failed(diags: Diagnostics) -> bool:
-    return diags.has_errors
 
 
 TEMPLATE_SUFFIXES = (".j2", ".css")
@@ -307,12 +308,17 @@ def _parse_rules_files(files: list[tuple[Path, str, str, Span]],
 
 def compile_rules(manifest: Manifest, pack_dir: Path, shown: str,
                   diags: Diagnostics) -> dict[str, Any] | None:
-    """Parse every rules file, then check and lower them together (they share one scope)."""
+    """Parse every rules file, then check and lower them together (they share one scope).
+
+    Errors found earlier (a deck file that is not YAML) do not stop the check: the rules
+    only need the manifest, and every error of a run is reported at once.
+    """
     if not manifest.rules_files:
         return None
+    before = len(diags.errors)
     programs = _parse_rules_files([(pack_dir, shown, rel, span)
                                    for rel, span in manifest.rules_files], diags)
-    if diags.has_errors:
+    if len(diags.errors) > before:
         return None
     ir = RulesChecker(manifest, diags, pack_prefix=f"{shown}/").check(programs)
     ir["files"] = [rel for rel, _ in manifest.rules_files]

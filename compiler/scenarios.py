@@ -398,6 +398,8 @@ class _Runner:
                 raise ScenarioError(span, f"no action {answer}; {self._pending_text()}")
             game.apply(answer)
             return
+        if answer.startswith("Don't: "):  # the older wording of a declined 'may'
+            answer = "Don't " + answer.removeprefix("Don't: ")
         exact = [a for a in actions if a.description == answer]
         matches = exact or [a for a in actions if answer.lower() in a.description.lower()]
         if len(matches) != 1:

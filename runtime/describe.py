@@ -76,7 +76,7 @@ def describe_option(game: Game, pending: dict[str, Any], value: Any) -> str:
                    else card_phrase(game, about[1], viewer))
         label = f"{label} [{subject}]" if label else subject
     if kind == "may":
-        return (label or "Yes") if value else (f"Don't: {label}" if label else "No")
+        return (label or "Yes") if value else (f"Don't {_lower_first(label)}" if label else "No")
     if kind == "again":
         return (label or "Again") if value else "Pass"
     if kind == "number":
@@ -103,6 +103,13 @@ def describe_option(game: Game, pending: dict[str, Any], value: Any) -> str:
                 else card_phrase(game, value, viewer))
         return f"{label}: {what}" if label else what
     return f"{label}: {value}"
+
+
+def _lower_first(text: str) -> str:
+    """'Use the tactics option' as it reads after "Don't": lower case, unless a name."""
+    if len(text) > 1 and text[0].isupper() and text[1].islower():
+        return text[0].lower() + text[1:]
+    return text
 
 
 def _stmt_at(game: Game, pending: dict[str, Any]) -> Any:
@@ -214,7 +221,9 @@ def event_text(game: Game, event: list[Any], viewer: int | None) -> str | None:
         spec = program.flags[name]
         owner = (player_name(slot) if spec["per"] == "player"
                  else game.rows[slot]["name"] if spec["per"] == "card" else "")
-        return f"{owner + ': ' if owner else ''}{spec['label']} {'on' if value else 'off'}"
+        label = str(spec["label"])
+        said = label if value else f"{label} ends" if owner else f"no longer: {label}"
+        return f"{owner}: {said}" if owner else said
     if kind == "turn":
         return f"— turn {event[1]}: {player_name(event[2])} —"
     if kind == "phase":

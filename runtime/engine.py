@@ -742,7 +742,12 @@ class Game:
     def _check_outcomes(self) -> None:
         for outcome in self.program.outcomes:
             live = self.live_players()
-            hit = [p for p in live if outcome.when(self, {outcome.var: p})]
+            try:
+                hit = [p for p in live if outcome.when(self, {outcome.var: p})]
+            except RulesError as exc:  # an error in a condition points at its outcome
+                if exc.at is None:
+                    exc.at = outcome.at
+                raise
             if not hit:
                 continue
             if outcome.kind == "win":

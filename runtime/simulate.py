@@ -168,6 +168,8 @@ def summarize(records: Sequence[GameRecord], players: int) -> dict[str, Any]:
     """Wins by seat, by deck and by agent with 95% intervals, turns, reasons, budget hits.
 
     Seats the rules play (a solo mode's rival) are counted as seats, with the agent 'rules'.
+    Every game without a winner is counted, by its cause (the step budget, a rules error, a
+    pack without a score); a game two or more players share counts as a win for each.
     """
     n = len(records)
     players = max([players, *(len(r.agents) for r in records)])
@@ -197,7 +199,11 @@ def summarize(records: Sequence[GameRecord], players: int) -> dict[str, Any]:
         "wins_by_seat": {str(seat + 1): s for seat, s in enumerate(seats)},
         "wins_by_deck": {d: rate(deck_wins[d], deck_games[d]) for d in sorted(deck_games)},
         "wins_by_agent": {a: rate(agent_wins[a], agent_games[a]) for a in sorted(agent_games)},
-        "no_winner": sum(1 for r in finished if not r.winners),
+        "no_winner": sum(1 for r in records if not r.winners),
+        "no_winner_by_cause": dict(sorted(Counter(r.reason for r in records
+                                                  if not r.winners).items(),
+                                          key=lambda kv: (-kv[1], kv[0]))),
+        "shared_wins": sum(1 for r in records if len(r.winners) > 1),
         "average_turns": round(sum(turns) / len(turns), 2) if turns else 0.0,
         "turns_range": [min(turns), max(turns)] if turns else [0, 0],
         "average_decisions": round(sum(r.decisions for r in records) / n, 1) if n else 0.0,
@@ -205,6 +211,8 @@ def summarize(records: Sequence[GameRecord], players: int) -> dict[str, Any]:
                                key=lambda kv: (-kv[1], kv[0]))),
         "step_budget_hit": sum(1 for r in records if r.budget_hit),
         "rules_errors": sorted({r.error for r in records if r.error and not r.budget_hit}),
+        "first_rules_error": next(({"game": r.index, "seed": r.seed, "error": r.error}
+                                   for r in records if r.error and not r.budget_hit), None),
         "results_hash": results_hash(records),
     }
 

@@ -322,3 +322,44 @@ def test_readme_quick_start_is_what_ci_runs() -> None:
 
 def test_no_folder_shadows_the_installed_package() -> None:
     assert not (ROOT / "decklore").exists()
+
+
+def test_ci_proves_the_base_interpreter_lacks_the_dependencies() -> None:
+    """CI says whether its base python3 is as bare as a fresh machine's, before it starts."""
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    probe = ci.find('python3 -c "import lark"')
+    assert probe != -1, ".ci/run must check that the base python3 cannot import lark"
+    assert probe < ci.index("python3 -m venv"), "the check comes before the environment"
+    assert "cannot prove" in ci[probe:ci.index("python3 -m venv")]
+    assert "--system-site-packages" not in ci
+
+
+def test_no_built_artefact_is_tracked() -> None:
+    """Wheels, archives, bytecode and build output are made, never committed."""
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout")
+    artefacts = [name for name in listed.stdout.splitlines()
+                 if name.endswith((".whl", ".tar.gz", ".pyc", ".egg"))
+                 or name.split("/")[0] in ("build", "dist") or "__pycache__/" in name]
+    assert not artefacts, f"built files are tracked by git: {artefacts}"
+
+
+def test_the_version_is_defined_once() -> None:
+    """pyproject.toml holds the version; the command and the tables read it from there."""
+    import tomllib
+
+    from click.testing import CliRunner
+
+    from decklore import cli
+    from decklore.compiler import COMPILER_VERSION
+
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "project"]["version"]
+    assert version == COMPILER_VERSION
+    assert CliRunner().invoke(cli, ["--version"]).output == f"decklore, version {version}\n"
+    pattern = re.compile(r"^\s*(__version__|\w*VERSION)\s*=\s*['\"]\d", re.MULTILINE)
+    for folder in ("cli", "compiler", "runtime"):
+        for path in (ROOT / folder).rglob("*.py"):
+            found = pattern.search(path.read_text(encoding="utf-8"))
+            assert found is None, f"{path.relative_to(ROOT)} defines a version: {found}"

@@ -55,7 +55,7 @@ mini/decks/one.yaml:3:22: error[E100]: unknown key 'cots' in cards[0]
 
 def test_validate_broken_json(in_tmp: Path, write_pack: Callable[[Path, Files], Path]) -> None:
     write_pack(in_tmp, {"decks/one.yaml": BROKEN_DECK})
-    result = run("validate", "mini", "--format", "json")
+    result = run("validate", "mini", "--json")
     assert result.exit_code == 1
     assert result.stderr == ""
     (only,) = json.loads(result.stdout)["diagnostics"]
@@ -66,7 +66,7 @@ def test_validate_broken_json(in_tmp: Path, write_pack: Callable[[Path, Files], 
 
 
 def test_validate_ok_json_lists_no_diagnostics(in_tmp: Path, mini_pack: Path) -> None:
-    result = run("validate", "mini", "--format", "json")
+    result = run("validate", "mini", "--json")
     assert result.exit_code == 0
     assert json.loads(result.stdout) == {"diagnostics": []}
 
@@ -98,7 +98,7 @@ def test_compile_writes_tables(in_tmp: Path, mini_pack: Path) -> None:
 
 
 def test_compile_json_format_prints_only_json(in_tmp: Path, mini_pack: Path) -> None:
-    result = run("compile", "mini", "-o", "t.json", "--format", "json")
+    result = run("compile", "mini", "-o", "t.json", "--json")
     assert result.exit_code == 0
     assert json.loads(result.stdout) == {"diagnostics": []}
 

@@ -68,3 +68,21 @@ def test_new_pack_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert checked.exit_code == 0, checked.output
     again = runner.invoke(cli, ["new", "pack", "Harbour Lords"])
     assert again.exit_code == 1
+
+
+def test_the_new_pack_is_a_small_real_game(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Choices to make, a winner most games, and an end well before the last round."""
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    assert runner.invoke(cli, ["new", "pack", "Iron & Steam"]).exit_code == 0
+    result = runner.invoke(cli, ["simulate", "iron-steam", "-n", "40", "--agents",
+                                 "greedy,random", "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["average_decisions"] >= 10
+    assert summary["no_winner"] == 0 and summary["shared_wins"] < 4
+    assert summary["reasons"].get("Reached the star goal", 0) >= 30
+    assert 6 <= summary["average_turns"] < 24  # 12 rounds of 2 turns is the longest game
