@@ -20,6 +20,7 @@ from lark.indenter import DedentError, Indenter
 
 from decklore.compiler import rules_nodes as n
 from decklore.compiler.diagnostics import Diagnostics, Span, suggest
+from decklore.compiler.rules_limits import MAX_NESTING, deepest, position
 from decklore.grammar import grammar_text
 
 KEYWORDS = (
@@ -447,6 +448,14 @@ def parse_rules(text: str, file: str, diags: Diagnostics) -> n.Program:
         padded = "\n" * (first_line - 1) + chunk + "\n"
         try:
             tree = _parser().parse(padded)
+            depth, node = deepest(tree)
+            if depth > MAX_NESTING:  # later stages recurse: refuse before they do
+                line, column = position(node)
+                diags.error("R003", f"this declaration nests too deeply ({depth} levels; the "
+                            f"limit is {MAX_NESTING})", Span(file, line, column),
+                            "split long sums and conditions into named defines, and deep "
+                            "blocks into separate actions")
+                continue
             program = _Build(file).transform(tree)
         except VisitError as exc:  # Lark wraps errors raised inside the transformer
             problem = exc.orig_exc
