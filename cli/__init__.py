@@ -56,6 +56,12 @@ def _guard(func: F) -> F:
 
 def _os_reason(exc: OSError) -> str:
     """An ``OSError``'s reason in lower case, as the rest of a message reads."""
+    import errno
+
+    if exc.errno in (errno.EEXIST, errno.ENOTDIR):
+        return "a file is in the way where a folder is needed"
+    if exc.errno == errno.EISDIR:
+        return "is a folder, where a file is needed"
     reason = exc.strerror or str(exc)
     return reason[:1].lower() + reason[1:]
 

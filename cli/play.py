@@ -440,8 +440,8 @@ def replay(log: Path, pack: str | None) -> None:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        click.echo(f"{log}:{line}: not a log line (the file is not valid UTF-8)", err=True)
+        bad = data.count(b"\n", 0, exc.start) + 1
+        click.echo(f"{log}:{bad}: not a log line (the file is not valid UTF-8)", err=True)
         sys.exit(EXIT_INVALID)
     events = []
     for number, line in enumerate(text.splitlines(), start=1):

@@ -356,8 +356,11 @@ def check_icon(text: str) -> None:
     parser.StartDoctypeDeclHandler = doctype
     parser.EntityDeclHandler = entity
     parser.UnparsedEntityDeclHandler = entity
-    parser.ExternalEntityRefHandler = lambda *_: refuse(
-        "is not a valid SVG file: external entities are not allowed")
+    def external(*_: Any) -> int:
+        refuse("is not a valid SVG file: external entities are not allowed")
+        return 0
+
+    parser.ExternalEntityRefHandler = external
     parser.StartElementHandler = start
     parser.EndElementHandler = end
     parser.ProcessingInstructionHandler = pi

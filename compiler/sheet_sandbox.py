@@ -25,8 +25,9 @@ from typing import Any
 
 from jinja2 import FunctionLoader, StrictUndefined, Template, TemplateError, TemplateNotFound
 from jinja2 import TemplateSyntaxError as JinjaSyntaxError
+from jinja2.exceptions import SecurityError
 from jinja2.runtime import Context
-from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 MAX_SECONDS = 60.0
 """Wall time one sheet may take to render (ERA's card sheet takes about a second)."""
@@ -139,7 +140,8 @@ class SheetSandbox(ImmutableSandboxedEnvironment):
 
     intercepted_binops = frozenset(["*", "**", "+", "%", "//"])
 
-    def get_template(self, name: Any, parent: Any = None, globals: Any = None) -> Any:  # noqa: A002
+    def get_template(self, name: Any, parent: Any = None,
+                     globals: Any = None) -> Template:
         """A template by name, its syntax and name errors located (not raised from Jinja)."""
         try:
             return super().get_template(name, parent, globals)

@@ -180,7 +180,7 @@ class Game:
         return self.state.to_json()
 
     @classmethod
-    def from_json(cls, tables: Tables, text: str) -> Game:
+    def from_json(cls, tables: Tables, text: str | bytes) -> Game:
         """Resume a saved game.
 
         A game saved with an earlier version of the pack still loads when the rules are the

@@ -61,9 +61,8 @@ def parse_json(data: bytes | str, max_depth: int = MAX_DEPTH) -> Any:
             raise SaveFormatError(f"the file is not valid UTF-8 (byte {exc.start})") from None
     else:
         text = data
-    depth = _max_depth(text)
-    if depth > max_depth:
-        raise SaveFormatError(f"the JSON is nested {depth} deep; the limit is {max_depth}")
+    if _max_depth(text, max_depth) > max_depth:
+        raise SaveFormatError(f"the JSON nests deeper than {max_depth} levels (the limit)")
     try:
         return json.loads(text, parse_constant=_refuse_constant)
     except SaveFormatError:
@@ -72,8 +71,11 @@ def parse_json(data: bytes | str, max_depth: int = MAX_DEPTH) -> Any:
         raise SaveFormatError(f"the file is not valid JSON ({exc})") from None
 
 
-def _max_depth(text: str) -> int:
-    """How deeply brackets nest in JSON text, strings skipped: checked before parsing."""
+def _max_depth(text: str, limit: int) -> int:
+    """How deeply brackets nest in JSON text (strings skipped), counting up to past ``limit``.
+
+    Checked before parsing, so a 10,000-deep document never reaches the parser's recursion.
+    """
     depth = deepest = 0
     in_string = escaped = False
     for char in text:
@@ -90,7 +92,7 @@ def _max_depth(text: str) -> int:
             depth += 1
             if depth > deepest:
                 deepest = depth
-                if deepest > MAX_DEPTH * 4:
+                if deepest > limit:
                     return deepest
         elif char in "]}":
             depth -= 1
@@ -347,7 +349,7 @@ def _difference(have: set[str], want: set[str]) -> str:
     return "; ".join(parts)
 
 
-def check_replays(data: dict[str, Any], tables: Any, text: str) -> None:
+def check_replays(data: dict[str, Any], tables: Any, text: str | bytes) -> None:
     """Refuse a save that its own start and decisions do not reproduce exactly.
 
     Only for a save made with these very tables (same content hash): the game is played
