@@ -390,8 +390,7 @@ class Game:
             value = spec["max"]
         if not -MAX_COUNTER <= value <= MAX_COUNTER:
             raise RulesError(f"{spec['label']} would reach {_short(value)}, beyond the limit of "
-                             f"{MAX_COUNTER:,} a counter may hold; give the counter a 'max'",
-                             spec.get("at"))
+                             f"{MAX_COUNTER:,} a counter may hold; give the counter a 'max'")
         if self.state.counters[name][slot] != value:
             self.state.counters[name][slot] = value
             self._log("counter", name, slot, value)
