@@ -255,3 +255,21 @@ def test_nesting_at_the_documented_limit_compiles(tmp_path: Path, monkeypatch: p
         compile_pack("mini")
     except PackError as error:  # the mini pack has no flow: other errors are fine, R003 not
         assert all(d.code != "R003" for d in error.diagnostics)
+
+
+def test_a_huge_mapping_is_reported_in_bounded_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        write_pack: Callable[[Path, Files], Path]) -> None:
+    """Every unknown key gets a "did you mean"; past 200 the rest are counted, not explained."""
+    monkeypatch.chdir(tmp_path)
+    write_pack(tmp_path, {"pack.yaml": PACK + "".join(f"junk{i}: {i}\n" for i in range(250))})
+    with pytest.raises(PackError) as error:
+        compile_pack("mini")
+    diagnostics = error.value.diagnostics
+    assert len(diagnostics) == 201
+    assert render_all([d for d in diagnostics if "more" in d.message], SourceCache()) == """\
+mini/pack.yaml:2:1: error[E100]: 50 more unknown keys are not shown (only the first 200 are)
+   2 | format: 1
+     | ^
+  hint: fix the ones shown and validate again
+1 error."""
