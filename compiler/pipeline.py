@@ -251,6 +251,15 @@ def pack_templates(pack_dir: Path, shown: str, diags: Diagnostics) -> dict[str, 
     folder = pack_dir / "templates"
     if not folder.is_dir():
         return {}
+    try:  # a templates folder linked from elsewhere is not listed, let alone read
+        inside = folder.resolve().is_relative_to(pack_dir.resolve())
+    except (OSError, RuntimeError):
+        inside = False
+    if not inside:
+        diags.error("E141", "the folder 'templates' leaves the pack folder",
+                    Span(f"{shown}/templates", 1, 1),
+                    "a symlink may not point outside the pack; copy the files in instead")
+        return {}
     found: dict[str, str] = {}
     for path in sorted(folder.iterdir()):
         if not path.name.endswith(TEMPLATE_SUFFIXES):

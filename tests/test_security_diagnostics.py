@@ -273,3 +273,20 @@ mini/pack.yaml:2:1: error[E100]: 50 more unknown keys are not shown (only the fi
      | ^
   hint: fix the ones shown and validate again
 1 error."""
+
+
+def test_a_templates_folder_linked_from_outside_is_not_even_listed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        write_pack: Callable[[Path, Files], Path]) -> None:
+    monkeypatch.chdir(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "private-name.css").write_text("p {}\n", encoding="utf-8")
+    pack = write_pack(tmp_path, {})
+    (pack / "templates").symlink_to(elsewhere)
+    with pytest.raises(PackError) as error:
+        compile_pack("mini")
+    assert render_all(error.value.diagnostics, SourceCache()) == """\
+mini/templates:1:1: error[E141]: the folder 'templates' leaves the pack folder
+  hint: a symlink may not point outside the pack; copy the files in instead
+1 error."""

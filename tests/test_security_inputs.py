@@ -336,3 +336,10 @@ def test_leftovers_of_a_killed_build_are_removed(tmp_path: Path,
     stale.write_bytes(b"half")
     write_atomic(tmp_path / "build" / "mini" / "tables.json", b"{}")
     assert not stale.exists()
+
+
+def test_a_sheet_too_large_for_a_pdf_is_refused_before_the_layout_engine() -> None:
+    from decklore.compiler.pdf import MAX_HTML_CHARS, PdfError, html_to_pdf
+
+    with pytest.raises(PdfError, match="more than the 16,777,216 a PDF is made from"):
+        html_to_pdf("<p>" + "x" * MAX_HTML_CHARS + "</p>")
