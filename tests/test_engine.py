@@ -487,8 +487,8 @@ round:
     set gold for me to me.gold * me.gold + 1
 """)
     assert str(caught.value) == (
-        "rules/game.rules:13: Gold would reach 52416803445748570, beyond the limit of 1,000,000,000 a "
-        "counter may hold; give the counter a 'max'")
+        "rules/game.rules:13: Gold would reach 52416803445748570, beyond the limit of "
+        "1,000,000,000 a counter may hold; give the counter a 'max'")
 
 
 def test_a_number_choice_too_large_to_offer_is_a_rules_error(tmp_path: Path) -> None:
