@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -77,18 +78,9 @@ def _max_depth(text: str, limit: int) -> int:
     Checked before parsing, so a 10,000-deep document never reaches the parser's recursion.
     """
     depth = deepest = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
+    for match in _BRACKETS.finditer(text):  # strings are matched whole, so skipped
+        char = match.group()
+        if char in "[{":
             depth += 1
             if depth > deepest:
                 deepest = depth
@@ -97,6 +89,9 @@ def _max_depth(text: str, limit: int) -> int:
         elif char in "]}":
             depth -= 1
     return deepest
+
+
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')
 
 
 # --- shape ---------------------------------------------------------------------------------
