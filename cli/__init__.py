@@ -35,6 +35,13 @@ def _guard(func: F) -> F:
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             sys.exit(130)
+        except OSError as exc:
+            if not exc.filename:
+                raise
+            # The file system said no (permission, a file where a folder must be, a full
+            # disk): the user's to fix, so say which path and why, without a traceback.
+            click.echo(f"error: {exc.filename}: {_os_reason(exc)}", err=True)
+            sys.exit(EXIT_INVALID)
         except Exception:
             click.echo("internal error: this is a bug in decklore, not in your pack. "
                        "Please report it with the text below.", err=True)
@@ -42,6 +49,18 @@ def _guard(func: F) -> F:
             sys.exit(EXIT_BUG)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _os_reason(exc: OSError) -> str:
+    """An ``OSError``'s reason in lower case, as the rest of a message reads."""
+    import errno
+
+    if exc.errno in (errno.EEXIST, errno.ENOTDIR):
+        return "a file is in the way where a folder is needed"
+    if exc.errno == errno.EISDIR:
+        return "is a folder, where a file is needed"
+    reason = exc.strerror or str(exc)
+    return reason[:1].lower() + reason[1:]
 
 
 def _pack_path(value: str) -> Path:
@@ -194,22 +213,35 @@ def compile_command(pack: str, output: Path | None, dump_ir: bool, fmt: str, cac
 
 def _print_options(paper: str, card_size: str, duplex: str, back_offset: str, theme: str,
                    print_shop: bool, bleed: str, alignment_page: bool) -> Any:
+    import math
+
     from decklore.compiler.layout import BLEEDS
     from decklore.compiler.sheets import PrintOptions
 
     custom = None
-    if "x" in card_size:
+    if "x" in card_size.lower():
         try:
             w, h = (float(v) for v in card_size.lower().split("x"))
         except ValueError:
             raise click.BadParameter("write a custom size as WIDTHxHEIGHT in mm, e.g. 60x90",
                                      param_hint="--card-size") from None
+        low, high = CUSTOM_CARD_MM
+        if not all(math.isfinite(v) and low <= v <= high for v in (w, h)):
+            raise click.BadParameter(f"a card's width and height must each be from {low:g} to "
+                                     f"{high:g} mm (got {card_size})",
+                                     param_hint="--card-size")
         custom, card_size = (w, h), "custom"
+    elif card_size not in CARD_SIZES:
+        raise click.BadParameter(f"use one of {', '.join(CARD_SIZES)}, or WIDTHxHEIGHT in mm",
+                                 param_hint="--card-size")
     try:
         dx, dy = (float(v) for v in back_offset.split(","))
+        if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET_MM for v in (dx, dy)):
+            raise ValueError(back_offset)
     except ValueError:
-        raise click.BadParameter("write the offset as X,Y in mm, e.g. 0.5,-0.3",
-                                 param_hint="--back-offset") from None
+        raise click.BadParameter(f"write the offset as X,Y in mm, each from "
+                                 f"-{MAX_BACK_OFFSET_MM:g} to {MAX_BACK_OFFSET_MM:g}, e.g. "
+                                 "0.5,-0.3", param_hint="--back-offset") from None
     return PrintOptions(paper=paper, card_size=card_size, custom_card=custom, duplex=duplex,
                         back_offset=(dx, dy), theme=theme, print_shop=print_shop,
                         bleed=BLEEDS[bleed], alignment_page=alignment_page)
@@ -220,6 +252,9 @@ def _print_options(paper: str, card_size: str, duplex: str, back_offset: str, th
 PAPERS = ("a4", "letter")
 CARD_SIZES = ("poker", "bridge", "tarot", "euro", "mini")
 BLEEDS = ("3mm", "1/8in")
+CUSTOM_CARD_MM = (20.0, 300.0)
+"""The sizes a custom card may have: from a small token to a large board tile."""
+MAX_BACK_OFFSET_MM = 20.0
 
 
 def print_options(func: F) -> F:
@@ -285,6 +320,7 @@ def print_command(pack: str, sheet: str, fmt: str, output: Path | None, paper: s
     """Print one sheet of PACK: cards, card list, turn reference, turn guide or legend."""
     from decklore.compiler.layout import LayoutError
     from decklore.compiler.pdf import PdfError
+    from decklore.compiler.sheet_sandbox import SheetError
     from decklore.compiler.sheets import FORMATS
 
     if fmt not in FORMATS[sheet]:
@@ -308,6 +344,9 @@ def print_command(pack: str, sheet: str, fmt: str, output: Path | None, paper: s
     except (LayoutError, PdfError) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_INVALID)
+    except SheetError as exc:
+        _report([_sheet_diagnostic(exc, pack)], "text")
+        sys.exit(EXIT_INVALID)
 
 
 def _variant(paper: str, card_size: str, duplex: str, theme: str, print_shop: bool,
@@ -326,6 +365,20 @@ def _variant(paper: str, card_size: str, duplex: str, theme: str, print_shop: bo
 BUILD_SHEETS = (("cards", "pdf"), ("list", "pdf"), ("list", "md"), ("list", "csv"),
                 ("reference", "pdf"), ("reference", "md"), ("guide", "pdf"), ("guide", "md"),
                 ("legend", "pdf"), ("legend", "md"))
+
+
+def _sheet_diagnostic(exc: Any, pack: str) -> Diagnostic:
+    """A sheet that failed to render, as a diagnostic naming the pack's template file."""
+    from decklore.compiler.diagnostics import Diagnostic, Severity, Span
+    from decklore.compiler.pipeline import display_path
+
+    file = exc.file
+    if file.startswith("templates/"):
+        folder = display_path(_pack_path(pack))
+        if (Path(folder) / file).is_file():
+            file = f"{folder}/{file}"
+    return Diagnostic(Severity.ERROR, exc.code, exc.message,
+                      Span(file, exc.line, exc.column), exc.hint)
 
 
 def _has_guide(tables: dict[str, Any]) -> bool:
@@ -348,8 +401,10 @@ def build(pack: str, out_dir: Path, no_sheets: bool, paper: str, card_size: str,
           engine: str, fmt: str, cache: bool) -> None:
     """Compile PACK and write its tables and every sheet into OUT_DIR/<pack id>/."""
     from decklore.compiler import write_atomic
+    from decklore.compiler.build_output import staged_folder
     from decklore.compiler.layout import LayoutError
     from decklore.compiler.pdf import PdfError
+    from decklore.compiler.sheet_sandbox import SheetError
 
     options = _print_options(paper, card_size, duplex, back_offset, theme, print_shop, bleed,
                              alignment_page)
@@ -358,23 +413,32 @@ def build(pack: str, out_dir: Path, no_sheets: bool, paper: str, card_size: str,
         sys.exit(EXIT_INVALID)
     s = result.summary
     target = out_dir / s["id"]
-    write_atomic(target / "tables.json", result.data)
-    written = [target / "tables.json"]
-    if not no_sheets:
-        from decklore.progress import progress
+    names = ["tables.json"]
+    try:
+        # Written into a staging folder, moved into place only when every sheet succeeded:
+        # a failing template, a full disk or a kill never leaves half a build behind.
+        with staged_folder(target) as staging:
+            write_atomic(staging / "tables.json", result.data)
+            if not no_sheets:
+                from decklore.progress import progress
 
-        try:
-            guide = _has_guide(result.tables)
-            sheets = [(sheet, kind) for sheet, kind in BUILD_SHEETS if sheet != "guide" or guide]
-            with progress("printing", "sheets") as advance:
-                for done, (sheet, kind) in enumerate(sheets, start=1):
-                    written += _write_sheet(result.tables, sheet, kind, options, engine,
-                                            target / f"{sheet}.{kind}")
-                    if advance is not None:
-                        advance(done, len(sheets))
-        except (LayoutError, PdfError) as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(EXIT_INVALID)
+                guide = _has_guide(result.tables)
+                sheets = [(sheet, kind) for sheet, kind in BUILD_SHEETS
+                          if sheet != "guide" or guide]
+                with progress("printing", "sheets") as advance:
+                    for done, (sheet, kind) in enumerate(sheets, start=1):
+                        names += [p.name for p in _write_sheet(
+                            result.tables, sheet, kind, options, engine,
+                            staging / f"{sheet}.{kind}")]
+                        if advance is not None:
+                            advance(done, len(sheets))
+    except (LayoutError, PdfError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(EXIT_INVALID)
+    except SheetError as exc:
+        _report([_sheet_diagnostic(exc, pack)], fmt)
+        sys.exit(EXIT_INVALID)
+    written = [target / name for name in names]
     if fmt == "json":
         _report(result.warnings, "json")
     else:
@@ -508,18 +572,19 @@ def diff(before: str, after: str, as_json: bool, fmt: str, output: Path | None,
     sides = []
     for item in (before, after):
         path = Path(item)
-        if path.is_file():
-            try:
-                sides.append(json.loads(path.read_bytes()))
-            except (OSError, ValueError) as exc:
-                click.echo(f"error: cannot read tables {item}: {exc}", err=True)
-                sys.exit(EXIT_INVALID)
+        if path.exists() and not path.is_dir():
+            sides.append(_tables_file(path))
             continue
         result = _compile(item, "text", cache, False)
         if result is None:
             sys.exit(EXIT_INVALID)
         sides.append(result.tables)
-    changes = diff_tables(sides[0], sides[1])
+    try:
+        changes = diff_tables(sides[0], sides[1])
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:  # schema-valid, yet odd
+        click.echo(f"error: the tables cannot be compared ({type(exc).__name__}: {exc})",
+                   err=True)
+        sys.exit(EXIT_INVALID)
     if fmt == "json":
         _deprecated("--format json", "--json")
     if as_json or fmt == "json":
@@ -539,6 +604,41 @@ def diff(before: str, after: str, as_json: bool, fmt: str, output: Path | None,
         click.echo(f"wrote {target}")
     else:
         click.echo(to_text(changes), nl=False)
+
+
+MAX_TABLES_BYTES = 64 * 1024 * 1024
+
+
+def _tables_file(path: Path) -> dict[str, Any]:
+    """A compiled tables file given to ``diff``, checked against the tables schema first.
+
+    It may be any file: it is read only if regular and not too large, parsed with a depth
+    bound, and refused with the first schema error (and where it is) if it is not tables.
+    """
+    from decklore.compiler.safe_io import read_regular
+    from decklore.runtime.save_format import SaveFormatError, parse_json
+
+    try:
+        data = parse_json(read_regular(path, MAX_TABLES_BYTES))
+    except OSError as exc:
+        click.echo(f"error: {path}: cannot read tables: {_os_reason(exc)}", err=True)
+        sys.exit(EXIT_INVALID)
+    except SaveFormatError as exc:
+        click.echo(f"error: {path}: not decklore tables: {exc}", err=True)
+        sys.exit(EXIT_INVALID)
+    import jsonschema
+
+    from decklore.schema import load_schema
+
+    validator = jsonschema.Draft202012Validator(load_schema("tables"))
+    error = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "the top level"
+        click.echo(f"error: {path}: not decklore tables: at {where}: {error.message[:200]}",
+                   err=True)
+        sys.exit(EXIT_INVALID)
+    assert isinstance(data, dict)
+    return data
 
 
 @cli.group()

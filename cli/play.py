@@ -147,6 +147,22 @@ def _scenario_path(value: str) -> Path:
 
 # --- shared helpers -----------------------------------------------------------------------
 
+MAX_SAVE_BYTES = 64 * 1024 * 1024
+"""The largest saved game or log read (an ERA game's save is about 100 KB)."""
+
+
+def _read_untrusted(path: Path, what: str) -> bytes:
+    """A save or log file's bytes: a regular file of bounded size, or a clear error."""
+    from decklore.compiler.safe_io import read_regular
+
+    try:
+        return read_regular(path, MAX_SAVE_BYTES)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        click.echo(f"error: {path}: cannot read the {what}: {reason[:1].lower()}{reason[1:]}",
+                   err=True)
+        sys.exit(EXIT_INVALID)
+
 def _tables(pack: str) -> tuple[Tables, bytes]:
     from decklore.runtime.tables import loads_tables
 
@@ -214,6 +230,9 @@ def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
     if save is None:
         save = load  # a loaded game keeps saving to its file unless --save names another
     names = [s.strip() for s in seats.split(",") if s.strip()]
+    if not names:
+        raise click.BadParameter("name one agent per seat, e.g. human,greedy",
+                                 param_hint="--players")
     low, high = tables.pack["players"]["min"], tables.pack["players"]["max"]
     if load is None and not low <= len(names) <= high:
         raise click.BadParameter(f"{tables.pack['name']} takes {low} to {high} players; give "
@@ -222,11 +241,12 @@ def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
     console = Console()
     try:
         if load is not None:
-            game = Game.from_json(tables, load.read_text(encoding="utf-8"))
+            game = Game.from_json(tables, _read_untrusted(load, "saved game"))
         else:
             game = Game.new(tables, len(names), seed, _decks(tables, decks, len(names)))
     except (StateError, RulesError) as exc:
-        click.echo(f"error: {exc}", err=True)
+        where = f"{load}: " if load is not None and isinstance(exc, StateError) else ""
+        click.echo(f"error: {where}{exc}", err=True)
         sys.exit(EXIT_INVALID)
     automated = list(game.state.info.get("automated", []))
     if len(names) != game.state.players - len(automated):
@@ -601,7 +621,7 @@ def _help_text(can_save: bool) -> str:
 @click.option("--decks", default=None, help="Fix each seat's deck (default: dealt per game).")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Worker processes; results are the same for any number.")
-@click.option("--budget", type=click.IntRange(1000), default=None,
+@click.option("--budget", type=click.IntRange(1000, 10_000_000), default=None,
               help="Step budget per game.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--logs", "log_dir", type=click.Path(file_okay=False, path_type=Path),
@@ -623,6 +643,9 @@ def simulate(pack: str, games: int, seed: int, players: int | None, agents: str,
         raise click.BadParameter(f"{tables.pack['name']} takes {low} to {high} players",
                                  param_hint="--players")
     names = [a.strip() for a in agents.split(",") if a.strip()]
+    if not names:
+        raise click.BadParameter("name at least one agent, e.g. greedy,random",
+                                 param_hint="--agents")
     for name in names:
         problem = check_agent(name)
         if problem is not None:
@@ -723,21 +746,39 @@ def replay(log: Path, pack: str | None, as_json: bool) -> None:
 
     from decklore.runtime.engine import Game, StepBudgetExceeded
     from decklore.runtime.expressions import RulesError
+    from decklore.runtime.save_format import (
+        SaveFormatError,
+        check_log_line,
+        check_start_event,
+        parse_json,
+    )
     from decklore.runtime.state import StateError
 
+    data = _read_untrusted(log, "log")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = data.count(b"\n", 0, exc.start) + 1
+        fail(f"{log}:{bad}: not a log line (the file is not valid UTF-8)")
     events = []
-    for number, line in enumerate(log.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(text.splitlines(), start=1):
         try:
-            events.append(json.loads(line))
-        except ValueError:
-            fail(f"{log}:{number}: not a log line (JSON expected)")
-    if not events or not isinstance(events[0], list) or events[0][:1] != ["start"]:
+            event = parse_json(line)
+        except SaveFormatError as exc:
+            fail(f"{log}:{number}: not a log line (JSON expected): {exc}")
+        try:
+            check_log_line(event, "")
+        except SaveFormatError as exc:
+            fail(f"{log}:{number}: not a log line: {exc}")
+        events.append(event)
+    if not events or events[0][:1] != ["start"]:
         fail(f"{log}:1: not a decklore game log (it must begin with a start event)")
+    try:
+        check_start_event(events[0], "")
+    except SaveFormatError as exc:
+        fail(f"{log}:1: the start event is damaged: {exc}")
     start = [*events[0], *[None] * 8][:8]  # logs from before the rules hash have 7 fields
     _, pack_id, content_hash, players, seed, decks, budget, played_rules = start
-    if not isinstance(pack_id, str) or not isinstance(players, int) or not isinstance(
-            seed, int) or not isinstance(decks, list):
-        fail(f"{log}:1: the start event is damaged")
     tables, _ = _tables(pack or pack_id)
     if tables.content_hash != content_hash:
         from decklore.runtime.engine import rules_hash
@@ -749,18 +790,20 @@ def replay(log: Path, pack: str | None, as_json: bool) -> None:
         decks = [renamed.get(d, d) for d in decks]
         click.echo("the pack changed since this game (its rules did not); replaying with "
                    "this version", err=True)
-    choices = [e[2] for e in events if e[0] == "decide"]
+    choices = [(n, e[2]) for n, e in enumerate(events, start=1) if e[0] == "decide"]
     game = None
+    where = f"{log}:1: "
     try:
         game = Game.new(tables, players, seed, decks, budget=budget or 100_000)
-        for choice in choices:
+        for number, choice in choices:
             if game.terminal:
                 break
+            where = f"{log}:{number}: "
             game.apply(choice)
     except StepBudgetExceeded:
         pass  # the original ran out of steps too, or the comparison below says where not
     except (RulesError, StateError) as exc:
-        fail(f"the replay stopped: {exc}")
+        fail(f"{where}the replay stopped: {exc}")
     if game is None:
         fail("the replay could not start")
     again = game.state.log

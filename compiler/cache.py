@@ -1,7 +1,8 @@
 """A content-hash cache of compiled tables, so recompiling an unchanged pack is nearly free.
 
-The key covers every file in the pack folder and decklore's own compiler, schemas and
-grammars, so any change to either misses the cache.  Entries are written atomically and
+The key covers every file in the pack folder (by content when the compiler could read it)
+and decklore's own compiler, schemas and grammars, so any change to either misses the
+cache.  Entries are written atomically and
 read only when complete; a damaged entry is ignored and rewritten.
 """
 
@@ -10,12 +11,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from decklore.compiler.emit import write_atomic
+from decklore.compiler.safe_io import read_regular
+from decklore.compiler.yaml_loader import MAX_FILE_BYTES
 
 KEEP_ENTRIES = 64
 
@@ -41,19 +45,42 @@ def _toolchain_digest() -> str:
 
 
 def pack_key(pack_dir: Path, shown: str = "") -> str:
-    """A key for the pack's current contents (every regular file under the folder) and name."""
+    """A key for the pack's current contents and name.
+
+    Every regular file under the folder counts by its bytes when it is small enough for the
+    compiler to read (``MAX_FILE_BYTES``), and by its size and time stamp when it is larger
+    (the compiler refuses such a file if the pack uses it, so its bytes never matter).  A
+    symlink counts by where it points and is never followed; FIFOs and devices count by
+    their kind and are never opened.  So hashing never reads outside the pack, never blocks
+    and never reads more than the compiler could.
+    """
     digest = hashlib.sha256(_toolchain_digest().encode())
     digest.update(shown.encode() + b"\0")
     for folder, dirs, names in os.walk(pack_dir):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(names):
+        for name in sorted(names) + [d for d in dirs if os.path.islink(os.path.join(folder, d))]:
             path = Path(folder) / name
-            if name.startswith(".") or not path.is_file():
+            if name.startswith("."):
                 continue
             digest.update(path.relative_to(pack_dir).as_posix().encode() + b"\0")
-            digest.update(path.read_bytes())
+            digest.update(_entry_bytes(path))
             digest.update(b"\0")
     return digest.hexdigest()
+
+
+def _entry_bytes(path: Path) -> bytes:
+    """What one folder entry contributes to the key (see ``pack_key``)."""
+    try:
+        info = path.lstat()
+        if stat.S_ISLNK(info.st_mode):
+            return b"link:" + os.readlink(path).encode("utf-8", "surrogateescape")
+        if not stat.S_ISREG(info.st_mode):
+            return f"kind:{stat.S_IFMT(info.st_mode)}".encode()
+        if info.st_size > MAX_FILE_BYTES:
+            return f"large:{info.st_size}:{info.st_mtime_ns}".encode()
+        return b"file:" + read_regular(path, MAX_FILE_BYTES)
+    except OSError as exc:  # unreadable: the compile reports it if the pack uses the file
+        return f"error:{exc.errno}".encode()
 
 
 class TableCache:

@@ -177,6 +177,25 @@ def suggest(name: str, candidates: Iterable[str]) -> str:
     return f"did you mean '{close[0]}'?" if close else ""
 
 
+MAX_SNIPPET_FILE = 8 * 1024 * 1024
+
+
+def _source_lines(path: Path) -> list[str] | None:
+    """A file's lines for snippets, or None: never through a symlink, never a non-file.
+
+    A diagnostic may name a file that is a symlink out of the pack (that is the error), so
+    a snippet must not follow it and print a line of some other file on the machine.
+    """
+    from decklore.compiler.safe_io import read_regular
+
+    try:
+        if path.is_symlink():
+            return None
+        return read_regular(path, MAX_SNIPPET_FILE).decode("utf-8-sig").splitlines()
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+
+
 class SourceCache:
     """Reads source lines for rendering; files that cannot be read render without a snippet."""
 
@@ -187,10 +206,7 @@ class SourceCache:
 
     def line(self, file: str, number: int) -> str | None:
         if file not in self._lines:
-            try:
-                self._lines[file] = Path(file).read_text(encoding="utf-8").splitlines()
-            except (OSError, UnicodeDecodeError):
-                self._lines[file] = None
+            self._lines[file] = _source_lines(Path(file))
         lines = self._lines[file]
         if lines is None or not 1 <= number <= len(lines):
             return None

@@ -53,7 +53,9 @@ def _umask() -> int:
 def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` so a reader sees the old file or the new one, never half."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    _remove_stale_temporaries(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp",
+                               dir=path.parent)
     try:
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; outputs are ordinary files
         with os.fdopen(fd, "wb") as handle:
@@ -64,3 +66,24 @@ def write_atomic(path: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _remove_stale_temporaries(path: Path) -> None:
+    """Remove the temporary files of earlier writes of ``path`` whose process was killed.
+
+    Their names carry the writer's process id (``.NAME.PID.XXXX.tmp``), so a write still
+    under way in another process is left alone.
+    """
+    from decklore.compiler.build_output import pid_alive
+
+    for entry in path.parent.glob(f".{glob_escape(path.name)}.*.tmp"):
+        middle = entry.name[len(path.name) + 2:].split(".", 1)[0]
+        if middle.isdigit() and not pid_alive(int(middle)) and entry.is_file():
+            entry.unlink(missing_ok=True)
+
+
+def glob_escape(name: str) -> str:
+    """``name`` with glob's special characters taken literally."""
+    import glob
+
+    return glob.escape(name)

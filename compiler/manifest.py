@@ -124,7 +124,11 @@ class Manifest:
 def load_manifest(pack_dir: Path, display_dir: str, diags: Diagnostics) -> Manifest | None:
     """Load and check ``pack.yaml``; None when it is too broken to read cards against."""
     display = f"{display_dir}/pack.yaml"
-    loaded = load_file(pack_dir / "pack.yaml", display, diags)
+    # pack.yaml itself may be a symlink: it must stay inside the pack like every other file.
+    path = pack_file(pack_dir, "pack.yaml", Span(display, 1, 1), diags)
+    if path is None:
+        return None
+    loaded = load_file(path, display, diags)
     data = loaded.data
     if data is None:
         if not diags.has_errors:

@@ -27,8 +27,17 @@ def chromium_path() -> str | None:
     return None
 
 
+MAX_HTML_CHARS = 16 * 1024 * 1024
+"""The largest sheet made into a PDF: ERA's card sheet is under 1 Mi characters and takes
+about fifteen seconds, so this bounds a hostile sheet to minutes, not hours."""
+
+
 def html_to_pdf(html: str, engine: str = "weasyprint") -> bytes:
     """The PDF of one HTML sheet."""
+    if len(html) > MAX_HTML_CHARS:
+        raise PdfError(f"the sheet is {len(html):,} characters of HTML, more than the "
+                       f"{MAX_HTML_CHARS:,} a PDF is made from; print it as HTML, or with "
+                       "fewer cards")
     if engine == "weasyprint":
         return _weasyprint(html)
     if engine == "chromium":

@@ -33,7 +33,8 @@ from decklore.compiler.packs import RELATION_KEYS
 from decklore.compiler.paths import pack_file
 from decklore.compiler.rules_check import RulesChecker
 from decklore.compiler.rules_parser import parse_rules
-from decklore.compiler.yaml_loader import read_text
+from decklore.compiler.safe_io import read_regular
+from decklore.compiler.yaml_loader import MAX_FILE_BYTES, read_text
 
 # The one version is pyproject.toml's, read from the installed package's metadata.
 COMPILER_VERSION = _package_version("decklore")
@@ -93,8 +94,10 @@ def compile_pack(
         where = Span(f"{shown}/pack.yaml", 1, 1)
         hint = ("run 'decklore new pack NAME' to start one" if pack_dir.is_dir()
                 else f"no folder '{shown}'; check the path")
-        raise PackError([Diagnostic(Severity.ERROR, "E020", "no pack.yaml in this folder",
-                                    where, hint)])
+        message = "no pack.yaml in this folder"
+        if (pack_dir / "pack.yaml").exists():
+            message, hint = "pack.yaml is not a regular file", "make pack.yaml a plain file"
+        raise PackError([Diagnostic(Severity.ERROR, "E020", message, where, hint)])
     diags = Diagnostics()
     if _is_mod(pack_dir):  # its cache key covers every pack of its load order
         return _compile_layered(pack_dir, shown, cache, warnings_as_errors, diags, progress)
@@ -168,9 +171,10 @@ def _from_cache(cache: TableCache, key: str, warnings_as_errors: bool) -> Compil
 def _is_mod(pack_dir: Path) -> bool:
     """Whether pack.yaml names other packs (a cheap look, before any parsing)."""
     try:
-        return bool(_RELATION.search((pack_dir / "pack.yaml").read_text(encoding="utf-8")))
+        text = read_regular(pack_dir / "pack.yaml", MAX_FILE_BYTES).decode("utf-8")
     except (OSError, UnicodeDecodeError):
-        return False
+        return False  # load_manifest reports why
+    return bool(_RELATION.search(text))
 
 
 def _compile_layered(pack_dir: Path, shown: str, cache: TableCache | None,
@@ -241,10 +245,21 @@ def pack_templates(pack_dir: Path, shown: str, diags: Diagnostics) -> dict[str, 
     """The pack's own sheet templates and CSS (``templates/*.j2``, ``templates/*.css``).
 
     They replace the built-in ones of the same name and render in the same sandbox.  They
-    go into the tables, so sheets can be printed from the tables alone.
+    go into the tables, so sheets can be printed from the tables alone.  What they may
+    contain is judged on the rendered sheet, not on their source: a template can assemble
+    any text, so only its output tells (``sheet_sandbox.check_rendered``).
     """
     folder = pack_dir / "templates"
     if not folder.is_dir():
+        return {}
+    try:  # a templates folder linked from elsewhere is not listed, let alone read
+        inside = folder.resolve().is_relative_to(pack_dir.resolve())
+    except (OSError, RuntimeError):
+        inside = False
+    if not inside:
+        diags.error("E141", "the folder 'templates' leaves the pack folder",
+                    Span(f"{shown}/templates", 1, 1),
+                    "a symlink may not point outside the pack; copy the files in instead")
         return {}
     found: dict[str, str] = {}
     for path in sorted(folder.iterdir()):
@@ -260,36 +275,9 @@ def pack_templates(pack_dir: Path, shown: str, diags: Diagnostics) -> dict[str, 
                         "split it, or move shared parts into a macro file")
             continue
         text = read_text(safe, f"{shown}/{rel}", diags)
-        if text is not None and _template_is_safe(text, f"{shown}/{rel}", rel, diags):
+        if text is not None:  # what it renders is checked by sheets (sheet_sandbox, E144)
             found[path.name] = text
     return found
-
-
-# What a pack's template or CSS may not contain: sheets are opened in browsers, so anything
-# that runs code or loads from elsewhere would let an untrusted pack act on the reader.
-_UNSAFE_TEMPLATE = re.compile(
-    r"<\s*(script|iframe|object|embed|link|base|meta|form)\b"
-    r"|javascript\s*:"
-    r"|\son[a-z]+\s*="
-    r"|<\s*/\s*style"
-    r"|@import"
-    r"|\b(?:src|href|action)\s*=\s*[\"']?(?!data:|#)[a-z0-9./]"
-    r"|url\(\s*[\"']?(?!data:|#)",
-    re.IGNORECASE)
-
-
-def _template_is_safe(text: str, display: str, rel: str, diags: Diagnostics) -> bool:
-    match = _UNSAFE_TEMPLATE.search(text)
-    if match is None:
-        return True
-    line = text.count("\n", 0, match.start()) + 1
-    column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
-    found = " ".join(match.group(0).split())
-    diags.error("E144", f"template '{rel}' contains '{found}', which is not allowed",
-                Span(display, line, column, line, column + len(match.group(0))),
-                "sheet templates may not run code or load anything: draw with HTML and CSS, "
-                "and inline images as data: URLs")
-    return False
 
 
 def _parse_rules_files(files: list[tuple[Path, str, str, Span]],

@@ -8,18 +8,20 @@ exceptions stop at this module: callers get a ``Program`` and diagnostics, nothi
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
 from typing import Any, ClassVar
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
 from decklore.compiler import rules_nodes as n
 from decklore.compiler.diagnostics import Diagnostics, Span, suggest
+from decklore.compiler.rules_limits import MAX_NESTING, deepest, position
 from decklore.grammar import grammar_text
 
 KEYWORDS = (
@@ -464,9 +466,21 @@ def parse_rules(text: str, file: str, diags: Diagnostics) -> n.Program:
     """Parse a rules file; every syntax error found becomes a diagnostic."""
     declarations: list[n.Declaration] = []
     for first_line, chunk in _chunks(text.replace("\r\n", "\n")):
-        padded = "\n" * (first_line - 1) + chunk + "\n"
+        # Parsed on its own and moved to its line afterwards: padding each declaration
+        # with the newlines before it made a file of N declarations cost N² to lex.
+        offset = first_line - 1
+        source = chunk + "\n"
         try:
-            tree = _parser().parse(padded)
+            tree = _parser().parse(source)
+            depth, node = deepest(tree)
+            if depth > MAX_NESTING:  # later stages recurse: refuse before they do
+                line, column = position(node)
+                diags.error("R003", f"this declaration nests too deeply ({depth} levels; the "
+                            f"limit is {MAX_NESTING})", Span(file, line + offset, column),
+                            "split long sums and conditions into named defines, and deep "
+                            "blocks into separate actions")
+                continue
+            _shift_lines(tree, offset)
             program = _Build(file).transform(tree)
         except VisitError as exc:  # Lark wraps errors raised inside the transformer
             problem = exc.orig_exc
@@ -478,16 +492,36 @@ def parse_rules(text: str, file: str, diags: Diagnostics) -> n.Program:
             continue
         except DedentError:
             diags.error("R002", "this line's indentation matches no enclosing block",
-                        Span(file, _dedent_line(padded), 1),
+                        Span(file, _dedent_line(source) + offset, 1),
                         "indent it exactly like the block it belongs to")
             continue
         except UnexpectedInput as exc:
-            diags.items.append(_syntax_error(exc, padded, file))
+            found = _syntax_error(exc, source, file)
+            diags.items.append(dataclasses.replace(found, span=found.span.shifted(offset, 0)))
             continue
         declarations.extend(program.declarations)
     blanks = frozenset(i for i, line in enumerate(text.split("\n"), start=1)
                        if not line.strip())
     return n.Program(tuple(declarations), comments_of(text), blanks, Span(file, 1, 1))
+
+
+def _shift_lines(tree: Tree[Any], offset: int) -> None:
+    """Move every position in a declaration's parse tree down by ``offset`` lines."""
+    if not offset:
+        return
+    moved: set[int] = set()
+    for subtree in tree.iter_subtrees():
+        meta = subtree.meta
+        if not getattr(meta, "empty", True) and id(meta) not in moved:
+            moved.add(id(meta))
+            meta.line += offset
+            meta.end_line += offset
+        for child in subtree.children:
+            if isinstance(child, Token):
+                if child.line is not None:
+                    child.line += offset
+                if child.end_line is not None:
+                    child.end_line += offset
 
 
 def _dedent_line(text: str) -> int:

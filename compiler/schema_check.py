@@ -107,10 +107,23 @@ class SchemaChecker:
         except fastjsonschema.JsonSchemaException:
             pass
         ok = True
+        shown = 0
         for error in self.validator.iter_errors(data):
             ok = False
-            _report(error, data, file, diags)
+            shown += 1
+            if shown <= MAX_REPORTED:
+                _report(error, data, file, diags)
+        if shown > MAX_REPORTED:
+            # A file with 500,000 bad keys would take minutes to explain key by key (each
+            # gets a "did you mean"), and nobody reads past the first few hundred.
+            diags.error("E100", f"{shown - MAX_REPORTED:,} more problems in this file are not "
+                        f"shown (only the first {MAX_REPORTED} are)", Span(file, 1, 1),
+                        "fix the ones shown and validate again")
         return ok
+
+
+MAX_REPORTED = 200
+"""Schema problems reported per file; the rest are counted in one last diagnostic."""
 
 
 @lru_cache(maxsize=32)
@@ -140,9 +153,13 @@ def _report(error: ValidationError, root: Any, file: str, diags: Diagnostics) ->
     if kind == "additionalProperties" and isinstance(value, dict):
         allowed = set(schema.get("properties", {}))
         patterns = list(schema.get("patternProperties", {}))
-        for key in value:
-            if key in allowed or any(re.search(p, key) for p in patterns):
-                continue
+        unknown = [key for key in value
+                   if key not in allowed and not any(re.search(p, key) for p in patterns)]
+        if len(unknown) > MAX_REPORTED:
+            diags.error("E100", f"{len(unknown) - MAX_REPORTED:,} more unknown keys"
+                        f"{f' in {what}' if path else ''} are not shown (only the first "
+                        f"{MAX_REPORTED} are)", here, "fix the ones shown and validate again")
+        for key in unknown[:MAX_REPORTED]:
             span = value.key_span(key) if isinstance(value, LocatedDict) else here
             hint = suggest(key, allowed) or (
                 "allowed keys: " + ", ".join(sorted(allowed)) if allowed else "remove it"

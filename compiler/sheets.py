@@ -12,15 +12,18 @@ import csv
 import io
 import re
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
-from jinja2 import FunctionLoader, StrictUndefined
-from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup, escape
 
 from decklore.compiler.layout import Box, PrintShopLayout, SheetLayout, sheet_layout
 from decklore.compiler.rules_english import outline
+from decklore.compiler.sheet_sandbox import (
+    SheetSandbox,
+    builtin_source,
+    check_rendered,
+    make_environment,
+)
 from decklore.compiler.turn_guide import turn_guide
 
 SHEETS = ("cards", "list", "reference", "guide", "legend")
@@ -53,28 +56,16 @@ class PrintOptions:
                             custom_card=self.custom_card)
 
 
-@cache
-def _template_source(name: str) -> str:
-    from importlib.resources import files
-
-    return (files("decklore.compiler") / "templates" / name).read_text(encoding="utf-8")
+_template_source = builtin_source
 
 
-def environment(overrides: dict[str, str] | None = None) -> ImmutableSandboxedEnvironment:
-    """The sandbox every sheet renders in; a pack's own templates replace built-in ones."""
-    extra = dict(overrides or {})
+def environment(overrides: dict[str, str] | None = None) -> SheetSandbox:
+    """The sandbox every sheet renders in; a pack's own templates replace built-in ones.
 
-    def load(name: str) -> str:
-        return extra[name] if name in extra else _template_source(name)
-
-    env = ImmutableSandboxedEnvironment(
-        # Markdown is not HTML: escaping it would print "King&#39;s Arms".
-        loader=FunctionLoader(load), autoescape=lambda name: not (name or "").endswith(".md.j2"),
-        undefined=StrictUndefined,
-        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-    )
-    env.filters["mm"] = lambda v: f"{float(v):.3f}mm"
-    return env
+    Names resolve only among the pack's templates and the built-in ones, and rendering runs
+    within a time and size budget (see ``sheet_sandbox``).
+    """
+    return make_environment(overrides)
 
 
 # --- view data ----------------------------------------------------------------------------
@@ -441,11 +432,15 @@ def render(tables: dict[str, Any], sheet: str, fmt: str, options: PrintOptions,
                          f"not {fmt}")
     source_fmt = "html" if fmt == "pdf" else fmt
     if sheet == "cards":
-        return render_cards(tables, options, overrides)
-    if sheet == "list":
-        return render_list(tables, source_fmt, options.theme, overrides)
-    if sheet == "legend":
-        return render_legend(tables, source_fmt, options.theme, overrides)
-    if sheet == "guide":
-        return render_guide(tables, source_fmt, options, overrides)
-    return render_reference(tables, source_fmt, options.theme, overrides)
+        text = render_cards(tables, options, overrides)
+    elif sheet == "list":
+        text = render_list(tables, source_fmt, options.theme, overrides)
+    elif sheet == "legend":
+        text = render_legend(tables, source_fmt, options.theme, overrides)
+    elif sheet == "guide":
+        text = render_guide(tables, source_fmt, options, overrides)
+    else:
+        text = render_reference(tables, source_fmt, options.theme, overrides)
+    if overrides and source_fmt == "html":  # the built-in templates are known to pass
+        check_rendered(text, f"{sheet}.html.j2", overrides)
+    return text

@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from decklore.compiler.diagnostics import Diagnostics, Span
+from decklore.compiler.safe_io import FileTooLargeError, read_regular
 
 try:  # libyaml is the fast path; the pure-Python parser gives the same events.
     from yaml._yaml import CParser as _Parser
@@ -169,27 +170,27 @@ class LoadedFile:
 
 
 def read_text(path: Path, display: str, diags: Diagnostics) -> str | None:
-    """Read a pack file as UTF-8, refusing oversized or undecodable files with a diagnostic."""
+    """Read a pack file as UTF-8, refusing oversized or undecodable files with a diagnostic.
+
+    Only regular files are read (a FIFO or a device named like a pack file is an error, not
+    a hang), and the size is checked on the open file before reading.
+    """
     try:
-        size = path.stat().st_size
-    except OSError as exc:
-        diags.error("E001", f"cannot read file: {exc.strerror}", Span(display, 1, 1),
-                    "check that the file exists and is readable")
-        return None
-    if size > MAX_FILE_BYTES:
-        diags.error("E002", f"file is too large ({size:,} bytes; the limit is "
+        data = read_regular(path, MAX_FILE_BYTES)
+    except FileTooLargeError as exc:
+        diags.error("E002", f"file is too large ({exc.size:,} bytes; the limit is "
                     f"{MAX_FILE_BYTES:,})", Span(display, 1, 1),
                     "split the cards across several deck files")
         return None
-    try:
-        return path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        diags.error("E003", f"file is not valid UTF-8 (byte {exc.start})", Span(display, 1, 1),
-                    "save the file with UTF-8 encoding")
-        return None
     except OSError as exc:
         diags.error("E001", f"cannot read file: {exc.strerror}", Span(display, 1, 1),
                     "check that the file exists and is readable")
+        return None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        diags.error("E003", f"file is not valid UTF-8 (byte {exc.start})", Span(display, 1, 1),
+                    "save the file with UTF-8 encoding")
         return None
 
 

@@ -27,6 +27,7 @@ from decklore.runtime.describe import describe_option, observation
 from decklore.runtime.expressions import Env, RulesError, as_list
 from decklore.runtime.program import Flow, Program, Stmt, program_for
 from decklore.runtime.rng import Rng
+from decklore.runtime.save_format import check_save
 from decklore.runtime.state import (
     OUT,
     UNDER,
@@ -42,6 +43,20 @@ from decklore.runtime.tables import Tables
 DEFAULT_BUDGET = 100_000
 """Steps one game may run (a statement or a loop turn each): a bundled pack's game takes
 2,000 to 20,000."""
+
+
+MAX_COUNTER = 1_000_000_000
+"""The largest size a counter may reach either way: past it the rules are in error (a value
+that doubles every turn would otherwise grow until memory or int printing gives out)."""
+MAX_NUMBER_CHOICES = 10_000
+"""The most numbers one ``choose number`` may offer: each is an option agents look at."""
+
+
+def _short(value: int) -> str:
+    """A number for a message, shortened when it has more digits than anyone reads."""
+    if abs(value) < 10 ** 30:
+        return str(value)
+    return f"a number of about {int(abs(value).bit_length() * 0.30103) + 1} digits"
 
 
 class StepBudgetExceeded(RulesError):
@@ -184,7 +199,7 @@ class Game:
         return self.state.to_json()
 
     @classmethod
-    def from_json(cls, tables: Tables, text: str) -> Game:
+    def from_json(cls, tables: Tables, text: str | bytes) -> Game:
         """Resume a saved game.
 
         A game saved with an earlier version of the pack still loads when the rules are the
@@ -193,9 +208,9 @@ class Game:
         they are refused.
         """
         state = GameState.from_json(text)
-        start = state.log[0] if state.log else None
-        if not start or start[0] != "start":
+        if not state.log:
             raise StateError("not a saved game: its log does not begin with the game's start")
+        start = state.log[0]
         if start[2] != tables.content_hash:
             saved_rules = state.info.get("rules_hash")
             if saved_rules != rules_hash(tables):
@@ -210,7 +225,9 @@ class Game:
                                      "no longer has; declare its new id under 'renamed'")
                 card["card"] = card_id
             state.decks = [renamed.get(d, d) for d in state.decks]
-        return cls(program_for(tables), state)
+        program = program_for(tables)
+        check_save(state, program, tables, text)  # every id, zone, count; a replay if it can
+        return cls(program, state)
 
     # --- the interface players and agents use ---------------------------------------------
 
@@ -446,6 +463,9 @@ class Game:
                              f"({value}); the rules must check before spending")
         if spec["max"] is not None and value > spec["max"]:
             value = spec["max"]
+        if not -MAX_COUNTER <= value <= MAX_COUNTER:
+            raise RulesError(f"{spec['label']} would reach {_short(value)}, beyond the limit of "
+                             f"{MAX_COUNTER:,} a counter may hold; give the counter a 'max'")
         if self.state.counters[name][slot] != value:
             self.state.counters[name][slot] = value
             self._log("counter", name, slot, value)
@@ -1169,6 +1189,9 @@ def _f_pick(g: Game, f: dict[str, Any]) -> None:
 def _s_choose_number(g: Game, s: Stmt, f: dict[str, Any]) -> None:
     x, env = s.x, f["env"]
     low, high = x["low"](g, env), x["high"](g, env)
+    if low is not None and high is not None and high - low + 1 > MAX_NUMBER_CHOICES:
+        raise RulesError(f"a number choice from {_short(low)} to {_short(high)} offers more "
+                         f"than {MAX_NUMBER_CHOICES:,} numbers; bound it more tightly", s.at)
     numbers = list(range(low, high + 1)) if low is not None and high is not None else []
     if x["where"] is not None:
         inner = dict(env)

@@ -105,22 +105,24 @@ class GameState:
         }, sort_keys=True, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, text: str) -> GameState:
+    def from_json(cls, text: str | bytes) -> GameState:
+        """A state from a save, refused unless it reads and has the engine's shape.
+
+        ``save_format`` checks everything first (UTF-8, JSON depth, every field's type and
+        range), so a broken or edited file gives a ``StateError`` saying where, never a
+        crash later; ``Game.from_json`` adds the checks that need the rules.
+        """
+        from decklore.runtime.save_format import SaveFormatError, check_state_shape, parse_json
+
         try:
-            data = json.loads(text)
-            if not isinstance(data, dict) or "version" not in data:
-                raise StateError("not a saved game: it has no state version")
-            if data.get("version") != STATE_VERSION:
-                raise StateError(f"saved game has state version {data.get('version')}, this "
-                                 f"decklore reads {STATE_VERSION}")
-            return cls(data["players"], data["seed"], Rng.from_json(data["rng"]),
-                       data["decks"], data["shared_zones"], data["cards"], data["zones"],
-                       data["counters"], data["flags"], data["log"],
-                       data.get("frames", []), data.get("pending"), data.get("info", {}))
-        except (ValueError, KeyError, TypeError) as exc:
-            if isinstance(exc, StateError):
-                raise
-            raise StateError(f"not a saved game: {exc}") from None
+            data = parse_json(text)
+            check_state_shape(data)
+        except SaveFormatError as exc:
+            raise StateError(str(exc)) from None
+        return cls(data["players"], data["seed"], Rng.from_json(data["rng"]),
+                   data["decks"], data["shared_zones"], data["cards"], data["zones"],
+                   data["counters"], data["flags"], data["log"], data["frames"],
+                   data["pending"], data["info"])
 
     def check(self) -> None:
         """Every instance is in exactly one zone, the one it records."""

@@ -503,3 +503,29 @@ def test_the_engine_implements_every_builtin_the_language_has() -> None:
     from decklore.runtime.builtins import BUILTINS as ENGINE
 
     assert sorted(LANGUAGE) == sorted(ENGINE)
+
+
+def test_a_counter_that_grows_without_end_is_a_rules_error(tmp_path: Path) -> None:
+    with pytest.raises(RulesError) as caught:
+        play(tmp_path, """
+round:
+  turn:
+    gain 1 gold
+    set gold for me to me.gold * me.gold + 1
+""")
+    assert str(caught.value) == (
+        "rules/game.rules:13: Gold would reach 52416803445748570, beyond the limit of "
+        "1,000,000,000 a counter may hold; give the counter a 'max'")
+
+
+def test_a_number_choice_too_large_to_offer_is_a_rules_error(tmp_path: Path) -> None:
+    with pytest.raises(RulesError) as caught:
+        play(tmp_path, """
+round:
+  turn:
+    choose number n in 0..999999999 "How many":
+      gain n points
+""")
+    assert str(caught.value) == (
+        "rules/game.rules:12: a number choice from 0 to 999999999 offers more than 10,000 "
+        "numbers; bound it more tightly")

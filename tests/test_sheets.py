@@ -99,13 +99,17 @@ def test_card_text_tokens_become_icons_and_text_is_escaped(
 
 
 def test_templates_run_sandboxed_and_strict(mini_tables: dict[str, Any]) -> None:
-    from jinja2.exceptions import SecurityError, UndefinedError
+    from decklore.compiler.sheet_sandbox import SheetError
 
     hostile = {"legend.html.j2": "{{ pack.__class__.__mro__ }}"}
-    with pytest.raises(SecurityError):
+    with pytest.raises(SheetError) as error:
         render(mini_tables, "legend", "html", PrintOptions(), hostile)
-    with pytest.raises(UndefinedError):
+    assert str(error.value) == ("templates/legend.html.j2:1:1: error[E146]: not allowed: "
+                                "access to attribute '__class__' of 'dict' object is unsafe.")
+    with pytest.raises(SheetError) as error:
         render(mini_tables, "legend", "html", PrintOptions(), {"legend.html.j2": "{{ nope }}"})
+    assert str(error.value) == ("templates/legend.html.j2:1:1: error[E146]: undefined value: "
+                                "'nope' is undefined")
 
 
 def test_a_pack_template_replaces_the_built_in_one(tmp_path: Path) -> None:
@@ -310,15 +314,17 @@ def test_a_pack_stylesheet_replaces_the_built_in_one(mini_tables: dict[str, Any]
     "<iframe>", "<link rel=stylesheet href=x.css>",
 ])
 def test_unsafe_pack_templates_are_refused(tmp_path: Path, text: str) -> None:
-    from decklore.compiler import PackError
+    from decklore.compiler.sheet_sandbox import SheetError
 
     pack = tmp_path / "mini"
     shutil.copytree(MINI, pack)
     (pack / "templates").mkdir()
     (pack / "templates" / "sheet.css").write_text(text + "\n", encoding="utf-8")
-    with pytest.raises(PackError) as error:
-        compile_pack(pack)
-    assert [d.code for d in error.value.diagnostics] == ["E144"]
+    tables = compile_pack(pack).tables  # judged on what it renders, not on its source
+    with pytest.raises(SheetError) as error:
+        render(tables, "legend", "html", PrintOptions(), tables["templates"])
+    assert error.value.code == "E144"
+    assert error.value.file == "templates/sheet.css"
 
 
 def test_safe_pack_templates_pass(tmp_path: Path) -> None:
@@ -329,5 +335,9 @@ def test_safe_pack_templates_pass(tmp_path: Path) -> None:
         "h1 { background: url(data:image/png;base64,AAAA) }\n.on-top { color: red }\n",
         encoding="utf-8")
     (pack / "templates" / "legend.html.j2").write_text(
-        '<a href="#top" class="x">{{ pack.name }}</a>\n', encoding="utf-8")
-    assert set(compile_pack(pack).tables["templates"]) == {"sheet.css", "legend.html.j2"}
+        '<style>{{ base_css }}</style><a href="#top" class="x">{{ pack.name }}</a>\n',
+        encoding="utf-8")
+    tables = compile_pack(pack).tables
+    assert set(tables["templates"]) == {"sheet.css", "legend.html.j2"}
+    assert '<a href="#top"' in render(tables, "legend", "html", PrintOptions(),
+                                      tables["templates"])
