@@ -26,6 +26,8 @@ from decklore.runtime.builtins import players_from
 from decklore.runtime.describe import describe_option, observation
 from decklore.runtime.expressions import Env, RulesError, as_list
 from decklore.runtime.program import Flow, Program, Stmt, program_for
+from decklore.runtime.reads import ANY, CARDS, counter_tag, flag_tag
+from decklore.runtime.reads import OUT as OUT_TAG
 from decklore.runtime.state import (
     OUT,
     UNDER,
@@ -65,7 +67,10 @@ class Game:
         self.rows: list[dict[str, Any]] = [program.card_rows[c["card"]] for c in state.cards]
         self._view: SymbolView | None = None
         self._dirty = False
-        self.memo: dict[Any, Any] = {}
+        self.memo: dict[str, dict[Any, Any]] = {}
+        """Each define's remembered values, by arguments, until something it reads changes."""
+        self._changed: set[str] | None = None
+        """What changed since the outcomes were last checked (None: anything may have)."""
         self.pause_at: set[str] = set()
         self.paused: str | None = None
 
@@ -155,8 +160,9 @@ class Game:
         twin.state = self.state.clone()
         twin.rows = self.rows
         twin._view = self._view
-        twin._dirty = False
-        twin.memo = {}
+        twin._dirty = self._dirty
+        twin.memo = _copy_memo(self.memo)
+        twin._changed = None if self._changed is None else set(self._changed)
         twin.pause_at = set()
         twin.paused = None
         return twin
@@ -363,6 +369,24 @@ class Game:
     def _log(self, *event: Any) -> None:
         self.state.log.append(list(event))
 
+    def _touch(self, *tags: str) -> None:
+        """Something these tags name changed: forget the define values that read it, and
+        have the outcomes that read it checked."""
+        memo = self.memo
+        if memo:
+            readers = self.program.reads.readers_of
+            for tag in tags:
+                for name in readers(tag):
+                    memo.pop(name, None)
+        changed = self._changed
+        if changed is not None:
+            changed.update(tags)
+
+    def _touch_all(self) -> None:
+        """A new turn or round: whose turn it is, and the turn number, changed."""
+        self.memo.clear()
+        self._changed = None
+
     def change_counter(self, name: str, of: Any, value: int) -> None:
         spec = self.program.counters[name]
         slot = self._slot(spec, of, name)
@@ -375,7 +399,7 @@ class Game:
             self.state.counters[name][slot] = value
             self._log("counter", name, slot, value)
             self._dirty = True
-            self.memo.clear()
+            self._touch(counter_tag(name))
 
     def change_flag(self, name: str, of: Any, value: bool) -> None:
         slot = self._slot(self.program.flags[name], of, name)
@@ -383,7 +407,7 @@ class Game:
             self.state.flags[name][slot] = value
             self._log("flag", name, slot, value)
             self._dirty = True
-            self.memo.clear()
+            self._touch(flag_tag(name))
 
     def move(self, card: int, zone: str, player: int | None, *, top: bool | None = None,
              face_up: bool | None = None, depth: int | None = None) -> None:
@@ -396,6 +420,7 @@ class Game:
         if spec is not None and spec["per"] != "player":
             player = None
         was = self.location(card)
+        left = row["zone"]
         self._detach(card)
         above = row.pop("above", [])
         under = row.pop("under", []) if spec is None or not spec["stacks"] else row.get(
@@ -426,7 +451,12 @@ class Game:
                 or old["symbols"] or old["stacks"]):
             self._view = None  # symbol totals change only when a counting zone does
         self._dirty = True
-        self.memo.clear()
+        tags = self.program.zone_tags
+        self._touch(CARDS, tags.get(left, left), tags.get(zone, zone))
+        if under and not keep_stack:
+            self._touch(tags.get(UNDER, UNDER))
+        for name, _ in self.program.marks_cleared_on_move:
+            self._touch(counter_tag(name), flag_tag(name))
         if spec is not None and spec.get("slots") is not None and len(
                 self.zone_cards(zone, player)) > spec["slots"]:
             raise RulesError(f"zone '{zone}' holds at most {spec['slots']} cards")
@@ -467,7 +497,7 @@ class Game:
             cards[base].setdefault("above", []).append(other)
         self._log("stack", card, base)
         self._view = None
-        self.memo.clear()
+        self._touch(CARDS)
         self._fire("stacked", [card, onto])
 
     def tuck(self, card: int, host: int) -> None:
@@ -476,7 +506,7 @@ class Game:
         self.state.cards[host].setdefault("under", []).append(card)
         self._log("tuck", card, host)
         self._view = None
-        self.memo.clear()
+        self._touch(CARDS)
         self._fire("tucked", [card, host])
 
     def reveal(self, card: int, to: int | None) -> None:
@@ -494,7 +524,7 @@ class Game:
         self.state.shuffle(zone, player)
         self._log("shuffle", zone, player, len(self.zone_cards(zone, player)))
         self._dirty = True
-        self.memo.clear()
+        self._touch(CARDS, self.program.zone_tags.get(zone, zone))
 
     def _fire(self, event: str, args: list[Any]) -> None:
         triggers = self.program.triggers.get(event)
@@ -651,7 +681,15 @@ class Game:
     # --- ending ---------------------------------------------------------------------------
 
     def _check_outcomes(self) -> None:
-        for outcome in self.program.outcomes:
+        """Check, in file order, the outcomes that read something changed since last time:
+        the others read what they read then, and did not hold."""
+        changed = self._changed
+        self._changed = set()
+        reads = self.program.outcome_reads
+        for index, outcome in enumerate(self.program.outcomes):
+            if changed is not None and ANY not in reads[index] and changed.isdisjoint(
+                    reads[index]):
+                continue
             live = self.live_players()
             hit = [p for p in live if outcome.when(self, {outcome.var: p})]
             if not hit:
@@ -660,7 +698,9 @@ class Game:
                 self._finish(hit, outcome.label, outcome.at)
                 return
             self.state.info["out"].extend(hit)
-            self.memo.clear()
+            self._touch(OUT_TAG)
+            if changed is not None:
+                changed.add(OUT_TAG)
             self._log("out", hit, outcome.label)
             left = self.live_players()
             if (outcome.kind == "lose" and len(live) == 2) or len(left) <= 1:
@@ -717,18 +757,42 @@ class Game:
                 if True in values:
                     values[:] = [False] * len(values)
                     self._log("reset", name)
+                    self._touch(flag_tag(name))
             elif values.count(start) != len(values):
                 values[:] = [start] * len(values)
                 self._log("reset", name)
-        self.state.info["uses"].pop(period, None)
-        self.memo.clear()
+                self._touch(counter_tag(name))
+        self.state.info["uses"].pop(period, None)  # limits: read by no define or outcome
+
+
+_RULES_HASHES: dict[str, str] = {}
 
 
 def rules_hash(tables: Tables) -> str:
-    """A hash of the rules alone: a saved position stays meaningful while it is unchanged."""
-    text = json.dumps(tables.raw.get("rules"), sort_keys=True, separators=(",", ":"),
-                      default=dict)  # the tables are read-only mappings
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    """A hash of the rules alone: a saved position stays meaningful while it is unchanged.
+
+    Remembered per content hash (which covers the rules): serialising the whole IR cost a
+    few milliseconds on every new game."""
+    found = _RULES_HASHES.get(tables.content_hash)
+    if found is None:
+        text = json.dumps(tables.raw.get("rules"), sort_keys=True, separators=(",", ":"),
+                          default=dict)  # the tables are read-only mappings
+        found = hashlib.sha256(text.encode()).hexdigest()[:16]
+        _RULES_HASHES[tables.content_hash] = found
+    return found
+
+
+def _copy_memo(memo: dict[str, dict[Any, Any]]) -> dict[str, dict[Any, Any]]:
+    """A clone's memo: the same values, with its own copy of every list (a define may give
+    a zone's own list, which the original game goes on changing)."""
+    twin: dict[str, dict[Any, Any]] = {}
+    for name, table in memo.items():
+        copied = table.copy()
+        for key, value in copied.items():
+            if type(value) is list:
+                copied[key] = list(value)
+        twin[name] = copied
+    return twin
 
 
 def _slots(per: str, state: GameState) -> int:
@@ -1226,14 +1290,14 @@ def _f_flow(g: Game, f: dict[str, Any]) -> None:
             f["st"] = 1
             if flow.kind == "round":
                 info["round"] += 1
-                g.memo.clear()
+                g._touch_all()
                 g._log("round", info["round"])
                 order = flow.order(g, {}) if flow.order is not None else g.live_players()
                 f["order"] = as_list(order)
             elif flow.kind == "turn":
                 if f["p"] is None:
                     f["p"], f["free"] = g.live_players()[0], True
-                g.memo.clear()
+                g._touch_all()
                 info["me"] = f["p"]
                 info["turn"] += 1
                 info["turn_began"] = info["steps"]

@@ -15,7 +15,9 @@ from typing import Any
 
 from decklore.runtime.builtins import BUILTINS
 from decklore.runtime.expressions import Compiler, Env, Expr, RulesError
-from decklore.runtime.state import space_names, zone_rows
+from decklore.runtime.reads import OUT as OUT_TAG
+from decklore.runtime.reads import Reads, zone_tag
+from decklore.runtime.state import SPACE, space_names, zone_rows
 from decklore.runtime.tables import Tables
 
 IR = Mapping[str, Any]
@@ -128,6 +130,13 @@ class Program:
         self.outcomes = [Outcome(o["kind"], o["player"], self.expr(o["when"]),
                                  o.get("label") or o["kind"], o["at"])
                          for o in rules["outcomes"]]
+        self.reads = Reads(rules["defines"])
+        """What each define reads, so that a change forgets only the values it affects."""
+        self.outcome_reads = [self.reads.of(o["when"]) | {OUT_TAG} for o in rules["outcomes"]]
+        """What each outcome reads (and who is still in), so it is checked only after a
+        change to one of them."""
+        self.zone_tags = {name: zone_tag(name.split(SPACE)[0]) for name in self.zones}
+        """The tag of each zone the state keeps: a space's is its zone's."""
         score = rules.get("score")
         self.score: tuple[str, Expr] | None = (
             (score["player"], self.expr(score["value"])) if score else None)
@@ -157,17 +166,20 @@ class Program:
                                  + ", ".join(sorted(pending)))
 
     def _define(self, name: str, spec: IR) -> Callable[..., Any]:
-        """A define as a function of the game and its arguments, remembered until the state
-        changes: between two changes the rules ask the same questions many times (every
-        legal action of a phase re-reads what can be played)."""
+        """A define as a function of the game and its arguments, remembered until something
+        it reads changes (``reads``): between two such changes the rules ask the same
+        questions many times (every legal action of a phase re-reads what can be played).
+        ``g.memo`` holds one table per define, keyed by the arguments."""
         body = self.compiler.expr(spec["body"])
         params = list(spec["params"])
         single = len(params) == 1
         at = spec["at"]
 
         def run(g: Any, *args: Any) -> Any:
-            key: tuple[Any, ...] | None = (name, *args)
-            memo = g.memo
+            key: tuple[Any, ...] | None = args
+            memo = g.memo.get(name)
+            if memo is None:
+                memo = g.memo[name] = {}
             try:
                 return memo[key]
             except KeyError:

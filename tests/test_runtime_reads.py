@@ -1,0 +1,53 @@
+"""A define's remembered value lasts until something it reads changes, and no longer
+(``decklore.runtime.reads``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from decklore.compiler.scenarios import compiled_tables
+from decklore.runtime.engine import Game
+from decklore.runtime.reads import ANY, Reads
+
+UNO = Path(__file__).resolve().parent.parent / "benchmarks" / "packs" / "uno"
+
+
+def _define(body: dict[str, object]) -> dict[str, object]:
+    return {"params": ["p"], "body": body, "type": "number", "at": "x.rules:1"}
+
+
+def test_reads_follow_defines_and_fear_the_unknown() -> None:
+    reads = Reads({
+        "gold": _define({"op": "counter", "name": "gold", "of": {"op": "local", "name": "p"}}),
+        "rich": _define({"op": "gt", "a": {"op": "define", "name": "gold", "args": []},
+                         "b": {"op": "call", "fn": "size", "args": [
+                             {"op": "zone", "zone": "hand", "player": None}]}}),
+        "odd": _define({"op": "call", "fn": "a_builtin_from_the_future", "args": []}),
+    })
+    assert reads.defines["gold"] == {"c:gold"}
+    assert reads.defines["rich"] == {"c:gold", "z:hand"}
+    assert reads.defines["odd"] == {ANY}
+    assert reads.readers_of("c:gold") == ("gold", "odd", "rich")
+    assert reads.readers_of("c:silver") == ("odd",)
+
+
+def test_a_change_forgets_only_the_values_that_read_it() -> None:
+    game = Game.new(compiled_tables(UNO), 2, 3)
+    can_play = game.program.defines["can_play"]
+    seen = can_play(game, 0)
+    assert "can_play" in game.memo
+    game.change_counter("to_move", None, 2)  # can_play does not read whose move it is
+    assert "can_play" in game.memo
+    colour = game.counter_value("target_color", None)
+    game.change_counter("target_color", None, (colour + 1) % 4)
+    assert "can_play" not in game.memo
+    game.change_counter("target_color", None, colour)
+    assert can_play(game, 0) == seen
+
+
+def test_a_clone_keeps_the_memo_but_not_the_lists_of_the_original() -> None:
+    game = Game.new(compiled_tables(UNO), 2, 3)
+    game.memo["probe"] = {(): game.state.zones["hand"][0]}
+    twin = game.clone()
+    assert twin.memo["probe"][()] == game.state.zones["hand"][0]
+    assert twin.memo["probe"][()] is not game.state.zones["hand"][0]
