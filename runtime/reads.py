@@ -125,8 +125,8 @@ class Reads:
         anything = tuple(sorted(n for n, t in self.defines.items() if ANY in t))
         self.readers_of_anything = anything
         by_tag: dict[str, set[str]] = {}
-        for name, tags in self.defines.items():
-            for tag in tags:
+        for name, read in self.defines.items():
+            for tag in read:
                 by_tag.setdefault(tag, set()).add(name)
         for tag, names in by_tag.items():
             self.readers[tag] = tuple(sorted(names | set(anything)))
