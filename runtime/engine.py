@@ -66,9 +66,14 @@ class Game:
         self.state = state
         self.rows: list[dict[str, Any]] = [program.card_rows[c["card"]] for c in state.cards]
         self._view: SymbolView | None = None
+        self._units: dict[int, Unit] = {}
+        """The units of the cards in counting zones, made with ``_units_view``."""
+        self._units_view: SymbolView | None = None
         self._dirty = False
         self.memo: dict[str, dict[Any, Any]] = {}
         """Each define's remembered values, by arguments, until something it reads changes."""
+        self.owned: set[str] = set()
+        """The defines whose memo table this game alone holds (others it shares with a clone)."""
         self._changed: set[str] | None = None
         """What changed since the outcomes were last checked (None: anything may have)."""
         self.pause_at: set[str] = set()
@@ -160,8 +165,11 @@ class Game:
         twin.state = self.state.clone()
         twin.rows = self.rows
         twin._view = self._view
+        twin._units, twin._units_view = self._units, self._units_view
         twin._dirty = self._dirty
-        twin.memo = _copy_memo(self.memo)
+        twin.memo = dict(self.memo)  # the tables are shared until one of the two writes
+        twin.owned = set()
+        self.owned = set()
         twin._changed = None if self._changed is None else set(self._changed)
         twin.pause_at = set()
         twin.paused = None
@@ -310,6 +318,10 @@ class Game:
         spec = self.program.zones.get(zone)
         if spec is None or (not spec["stacks"] and not spec["symbols"]):
             return Unit((self.rows[base],), self.controller(base) or 0)
+        if spec["symbols"] and self._view is not None and self._units_view is self._view:
+            found = self._units.get(base)  # made with the view: nothing there moved since
+            if found is not None:
+                return found
         cards = [base, *self.state.cards[base].get("above", ())]
         attached: tuple[dict[str, Any], ...] = ()
         if self.program.under_kinds:
@@ -321,6 +333,7 @@ class Game:
     def symbol_view(self) -> SymbolView:
         if self._view is None:
             units = []
+            by_base: dict[int, Unit] = {}
             for name, spec in self.program.zones.items():
                 if not spec["symbols"]:
                     continue
@@ -330,9 +343,11 @@ class Game:
                             unit = self.unit(c)
                             if unit is not None:
                                 units.append(unit)
+                                by_base[c] = unit
             kinds = self.program.unblockable_kinds
             self._view = SymbolView(units, self.state.players,
                                     unblockable=lambda card: card["kind"] in kinds)
+            self._units, self._units_view = by_base, self._view
         return self._view
 
     def _slot(self, spec: Mapping[str, Any], of: Any, name: str) -> int:
@@ -377,7 +392,8 @@ class Game:
             readers = self.program.reads.readers_of
             for tag in tags:
                 for name in readers(tag):
-                    memo.pop(name, None)
+                    if memo.pop(name, None) is not None:
+                        self.owned.discard(name)
         changed = self._changed
         if changed is not None:
             changed.update(tags)
@@ -780,19 +796,6 @@ def rules_hash(tables: Tables) -> str:
         found = hashlib.sha256(text.encode()).hexdigest()[:16]
         _RULES_HASHES[tables.content_hash] = found
     return found
-
-
-def _copy_memo(memo: dict[str, dict[Any, Any]]) -> dict[str, dict[Any, Any]]:
-    """A clone's memo: the same values, with its own copy of every list (a define may give
-    a zone's own list, which the original game goes on changing)."""
-    twin: dict[str, dict[Any, Any]] = {}
-    for name, table in memo.items():
-        copied = table.copy()
-        for key, value in copied.items():
-            if type(value) is list:
-                copied[key] = list(value)
-        twin[name] = copied
-    return twin
 
 
 def _slots(per: str, state: GameState) -> int:

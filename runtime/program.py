@@ -109,7 +109,8 @@ class Program:
         self.symbol_ids = [s["id"] for s in tables.raw["symbols"]]
         self.consts: dict[str, Any] = {}
         self.defines: dict[str, Callable[..., Any]] = {}
-        self.compiler = Compiler(self.defines, self.consts, BUILTINS, self.spaced)
+        self.compiler = Compiler(self.defines, self.consts, BUILTINS, self.spaced, frozenset(
+            name for name, z in self.zones.items() if z["per"] == "player"))
         self.stmts: list[Stmt] = []
         self.blocks: list[list[int]] = []
         self.flows: list[Flow] = []
@@ -169,25 +170,40 @@ class Program:
         """A define as a function of the game and its arguments, remembered until something
         it reads changes (``reads``): between two such changes the rules ask the same
         questions many times (every legal action of a phase re-reads what can be played).
-        ``g.memo`` holds one table per define, keyed by the arguments."""
+        ``g.memo`` holds one table per define, keyed by the arguments; a clone shares its
+        parent's tables, and each copies a table before writing to it (``g.owned``: the
+        tables this game may write)."""
         body = self.compiler.expr(spec["body"])
         params = list(spec["params"])
         single = len(params) == 1
         at = spec["at"]
 
         def run(g: Any, *args: Any) -> Any:
-            key: tuple[Any, ...] | None = args
             memo = g.memo.get(name)
+            if memo is not None:
+                try:
+                    return memo[args]
+                except KeyError:
+                    pass
+                except TypeError:  # a list argument: not worth remembering
+                    return evaluate(g, args)
+            value = evaluate(g, args)
+            if type(value) is list:
+                value = list(value)  # not a zone's own list, which may change under a clone
             if memo is None:
-                memo = g.memo[name] = {}
+                g.memo[name] = {args: value}
+                g.owned.add(name)
+            elif name in g.owned:
+                memo[args] = value
+            else:  # shared with a clone since: copied before it is written
+                memo = g.memo[name] = dict(memo)
+                memo[args] = value
+                g.owned.add(name)
+            return value
+
+        def evaluate(g: Any, args: tuple[Any, ...]) -> Any:
             try:
-                return memo[key]
-            except KeyError:
-                pass
-            except TypeError:  # a list argument: not worth remembering
-                key = None
-            try:
-                value = body(g, {params[0]: args[0]} if single else dict(
+                return body(g, {params[0]: args[0]} if single else dict(
                     zip(params, args, strict=True)))
             except RulesError as exc:
                 if exc.at is None:
@@ -195,9 +211,6 @@ class Program:
                 raise
             except RecursionError:
                 raise RulesError(f"'{name}' calls itself without end", at) from None
-            if key is not None:
-                memo[key] = value
-            return value
         return run
 
     def _space_name(self, zone: str, node: IR) -> Callable[[Any, Env], str]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 Card = Mapping[str, Any]
@@ -46,6 +47,11 @@ class Unit:
     def stacked(self) -> int:
         """How many cards lie under the top card."""
         return len(self.cards) - 1
+
+    @cached_property
+    def shown(self) -> list[Entry]:
+        """``entries(self)``, worked out once: the engine keeps a unit while its cards stay."""
+        return entries(self)
 
 
 @dataclass(frozen=True)
@@ -108,7 +114,7 @@ class SymbolView:
     _keys: list[frozenset[str]] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
-        self._entries = [e for unit in self.units for e in entries(unit)]
+        self._entries = [e for unit in self.units for e in unit.shown]
         self._keys = [self._open_keys(p) for p in range(self.players)]
 
     def _open_keys(self, player: int) -> frozenset[str]:
@@ -146,13 +152,13 @@ class SymbolView:
 
     def on_unit(self, symbol: str, unit: Unit) -> int:
         """What one unit gives its controller of ``symbol`` (unlocked, before blocks)."""
-        return sum(e.count for e in entries(unit)
+        return sum(e.count for e in unit.shown
                    if e.symbol == symbol and e.target is None
                    and self._live(e, unit.controller))
 
     def locked(self, symbol: str, unit: Unit) -> int:
         """How many of the unit's ``symbol`` are locked shut for its controller now."""
-        return sum(e.count for e in entries(unit)
+        return sum(e.count for e in unit.shown
                    if e.symbol == symbol and e.lock is not None
                    and not self.has_key(unit.controller, e.lock))
 

@@ -45,9 +45,16 @@ def test_a_change_forgets_only_the_values_that_read_it() -> None:
     assert can_play(game, 0) == seen
 
 
-def test_a_clone_keeps_the_memo_but_not_the_lists_of_the_original() -> None:
+def test_a_clone_shares_the_memo_and_each_writes_its_own() -> None:
     game = Game.new(compiled_tables(UNO), 2, 3)
-    game.memo["probe"] = {(): game.state.zones["hand"][0]}
+    can_play = game.program.defines["can_play"]
+    seen = can_play(game, 0)
     twin = game.clone()
-    assert twin.memo["probe"][()] == game.state.zones["hand"][0]
-    assert twin.memo["probe"][()] is not game.state.zones["hand"][0]
+    assert twin.memo["can_play"] is game.memo["can_play"]
+    colour = twin.counter_value("target_color", None)
+    twin.change_counter("target_color", None, (colour + 1) % 4)
+    assert "can_play" not in twin.memo and game.memo["can_play"] == {(0,): seen}
+    can_play(twin, 1)
+    assert (1,) not in game.memo["can_play"]
+    can_play(game, 1)
+    assert twin.memo["can_play"] is not game.memo["can_play"]
