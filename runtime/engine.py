@@ -229,11 +229,15 @@ class Game:
             return [0.0] * self.state.players
         return [1.0 if p in result["winners"] else -1.0 for p in range(self.state.players)]
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self, *, describe: bool = True) -> list[Action]:
+        """The answers to the pending decision.  ``describe=False`` leaves every description
+        empty, for agents that read only the values: describing is most of the cost."""
         pending = self.state.pending
         if pending is None:
             return []
         label = pending["label"]
+        if not describe:
+            return [Action(i, label, "", value) for i, value in enumerate(pending["options"])]
         return [Action(i, label, describe_option(self, pending, value), value)
                 for i, value in enumerate(pending["options"])]
 
@@ -389,11 +393,18 @@ class Game:
         have the outcomes that read it checked."""
         memo = self.memo
         if memo:
-            readers = self.program.reads.readers_of
+            readers = self.program.reads.reader_sets
+            anything = self.program.reads.anything_set
             for tag in tags:
-                for name in readers(tag):
-                    if memo.pop(name, None) is not None:
-                        self.owned.discard(name)
+                names = readers.get(tag, anything)
+                if len(memo) < len(names):  # go through whichever is shorter
+                    for name in [n for n in memo if n in names]:
+                        del memo[name]
+                else:
+                    for name in names:
+                        memo.pop(name, None)
+                if not memo:
+                    break
         changed = self._changed
         if changed is not None:
             changed.update(tags)

@@ -130,6 +130,8 @@ class Reads:
                 by_tag.setdefault(tag, set()).add(name)
         for tag, names in by_tag.items():
             self.readers[tag] = tuple(sorted(names | set(anything)))
+        self.reader_sets = {tag: frozenset(names) for tag, names in self.readers.items()}
+        self.anything_set = frozenset(anything)
 
     def of(self, node: Mapping[str, Any] | None) -> frozenset[str]:
         """Every tag an expression reads, through the defines it calls."""

@@ -58,3 +58,12 @@ def test_a_clone_shares_the_memo_and_each_writes_its_own() -> None:
     assert (1,) not in game.memo["can_play"]
     can_play(game, 1)
     assert twin.memo["can_play"] is not game.memo["can_play"]
+
+
+def test_actions_without_descriptions_are_the_same_actions() -> None:
+    game = Game.new(compiled_tables(UNO), 2, 5)
+    full = game.legal_actions()
+    bare = game.legal_actions(describe=False)
+    assert [(a.index, a.label, a.value) for a in bare] == [
+        (a.index, a.label, a.value) for a in full]
+    assert all(a.description for a in full) and not any(a.description for a in bare)
