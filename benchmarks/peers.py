@@ -12,7 +12,7 @@ drawing with nothing to play, counts in both; the colour named for a wild card i
 the move, as RLCard's "r-wild" is one action).  Moves per game are printed so that the two
 games can be seen to be alike; "asked/game" is how many questions with more than one answer
 each engine put to its agents (decklore asks for a wild card's colour separately).
-Each game's time includes dealing it.
+Each game's time includes dealing it; times are CPU time of this process.
 
 RLCard is optional (``pip install -e ".[bench]"``); without it only decklore is timed.
 
@@ -40,7 +40,7 @@ Tally = dict[str, float]
 def decklore_round(tables: Tables, games: int, players: int, first_seed: int) -> Tally:
     """Random games of the Uno pack: moves (turns), agent decisions and wins."""
     moves = decisions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for seed in range(first_seed, first_seed + games):
         game = Game.new(tables, players, seed)
         agents = [RandomAgent(seed * 7 + i) for i in range(players)]
@@ -50,7 +50,7 @@ def decklore_round(tables: Tables, games: int, players: int, first_seed: int) ->
             game.apply(agents[player].choose(game))
         moves += game.state.info["turn"]
         decisions += game.state.info["decisions"]
-    return {"seconds": time.perf_counter() - start, "games": games, "moves": moves,
+    return {"seconds": time.process_time() - start, "games": games, "moves": moves,
             "asked": decisions}
 
 
@@ -60,7 +60,7 @@ def rlcard_round(games: int, players: int, first_seed: int) -> Tally:
     from rlcard.games.uno.game import UnoGame
 
     moves = asked = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for seed in range(first_seed, first_seed + games):
         game = UnoGame(num_players=players)
         game.np_random = np.random.RandomState(seed)
@@ -72,7 +72,7 @@ def rlcard_round(games: int, players: int, first_seed: int) -> Tally:
                 asked += 1
             state, _ = game.step(legal[pick.randrange(len(legal))])
             moves += 1
-    return {"seconds": time.perf_counter() - start, "games": games, "moves": moves,
+    return {"seconds": time.process_time() - start, "games": games, "moves": moves,
             "asked": asked}
 
 

@@ -112,6 +112,7 @@ class SymbolView:
     unblockable: Callable[[Card], bool] = lambda card: False
     _entries: list[Entry] = field(default_factory=list, init=False)
     _keys: list[frozenset[str]] = field(default_factory=list, init=False)
+    _totals: dict[tuple[str, int], int] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         self._entries = [e for unit in self.units for e in unit.shown]
@@ -139,7 +140,17 @@ class SymbolView:
                    if e.target == symbol and e.key is None and self._live(e, player))
 
     def total(self, symbol: str, player: int) -> int:
-        """The player's total of ``symbol``: received, unlocked, less the blocks received."""
+        """The player's total of ``symbol``: received, unlocked, less the blocks received.
+
+        Remembered: a view never changes once made, and agents ask for every total of
+        every player in each position they weigh."""
+        key = (symbol, player)
+        found = self._totals.get(key)
+        if found is None:
+            found = self._totals[key] = self._total(symbol, player)
+        return found
+
+    def _total(self, symbol: str, player: int) -> int:
         blockable = 0
         safe = 0
         for e in self._entries:
