@@ -11,6 +11,15 @@ printed too. Run with --profile to see where the time goes.
     python benchmarks/playouts.py --pack era-of-kingdoms --players 3 --games 20 \
         --greedy-games 2 --budget 100000
 
+``--against DIR`` times this checkout and another decklore side by side (DIR holds a
+``decklore`` package, for example ``pip install --no-deps --target /tmp/main-site /tmp/main``
+from a worktree of main): the issue's figures (ERA random decisions/s, ERA greedy games/s,
+Era of Kingdoms 3p greedy decisions/s, clone and observation mid-game, a new game, Uno
+random decisions/s), each engine in its own process, in interleaved rounds, with the median
+of each figure and the median of the per-round ratios:
+
+    python benchmarks/playouts.py --against /tmp/main-site [--rounds 3]
+
 Random play can starve ERA (every card committed to the build pile, nothing bought, no rule
 to move the game on); those games run until the step budget, so the random rows are also
 split into games won and games starved.
@@ -20,8 +29,15 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
+import os
 import pstats
+import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
+from typing import Any
 
 from decklore.cards import bundled_pack
 from decklore.compiler.scenarios import compiled_tables
@@ -37,7 +53,7 @@ def run(tables: Tables, games: int, kind: str, budget: int,
     totals = {name: {"games": 0, "decisions": 0, "steps": 0, "seconds": 0.0}
               for name in ("all", "won", "starved")}
     for seed in range(games):
-        start = time.perf_counter()
+        start = clock()
         game = Game.new(tables, players, seed, deal_decks(tables, players, seed) or None,
                         budget=budget)
         seats = range(game.state.players)
@@ -51,7 +67,7 @@ def run(tables: Tables, games: int, kind: str, budget: int,
                 game.apply(agents[player].choose(game))
         except StepBudgetExceeded:
             pass
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         starved = game.result is not None and game.result["reason"] == "step budget"
         for name in ("all", "starved" if starved else "won"):
             row = totals[name]
@@ -73,6 +89,102 @@ def run(tables: Tables, games: int, kind: str, budget: int,
     return rows
 
 
+clock = time.process_time
+"""Every figure is CPU time of this process: on a shared machine, wall time mostly measures
+the neighbours."""
+
+UNO = Path(__file__).resolve().parent / "packs" / "uno"
+
+
+def _mid_game(tables: Tables, players: int, seed: int, decisions: int) -> Game:
+    """A game some random decisions in, where clone and observation are timed."""
+    game = Game.new(tables, players, seed, deal_decks(tables, players, seed) or None)
+    agent = RandomAgent(seed)
+    for _ in range(decisions):
+        if game.terminal:
+            break
+        game.apply(agent.choose(game))
+    return game
+
+
+def _micro(call: Any, repeat: int) -> float:
+    """Median microseconds of one call, over ``repeat`` timed batches."""
+    batches = []
+    for _ in range(repeat):
+        start = clock()
+        for _ in range(20):
+            call()
+        batches.append((clock() - start) / 20 * 1e6)
+    return statistics.median(batches)
+
+
+def figures(scale: float) -> dict[str, float]:
+    """The issue's figures for the decklore that is imported (this checkout or DIR's)."""
+    era = compiled_tables(bundled_pack("era"))  # type: ignore[arg-type]
+    kingdoms = compiled_tables(bundled_pack("era-of-kingdoms"))  # type: ignore[arg-type]
+    uno = compiled_tables(UNO)
+    for tables, players in ((era, 2), (kingdoms, 3), (uno, 2)):
+        Game.new(tables, players, 0)
+    out: dict[str, float] = {}
+    rows = run(era, max(1, int(60 * scale)), "random", 20_000)
+    out["ERA random decisions/s"] = rows[0]["decisions/s"]
+    rows = run(era, max(1, int(4 * scale)), "greedy", 20_000)
+    out["ERA greedy games/s"] = rows[0]["games/s"]
+    rows = run(kingdoms, max(1, int(2 * scale)), "greedy", 3_000, 3)
+    out["Era of Kingdoms 3p greedy decisions/s"] = rows[0]["decisions/s"]
+    start = clock()
+    news = max(1, int(20 * scale))
+    for seed in range(news):
+        Game.new(era, 2, seed)
+    out["ERA Game.new ms"] = (clock() - start) / news * 1e3
+    for label, tables, players in (("ERA", era, 2), ("Era of Kingdoms 3p", kingdoms, 3)):
+        game = _mid_game(tables, players, 3, 40)
+        out[f"{label} clone() us"] = _micro(game.clone, 15)
+        viewer = game.current_player() or 0
+        out[f"{label} observation() us"] = _micro(lambda g=game, v=viewer: g.observation(v), 15)
+    games = max(1, int(40 * scale))
+    start = clock()
+    moves = 0
+    for seed in range(games):
+        game = Game.new(uno, 2, seed)
+        agents = [RandomAgent(seed * 7), RandomAgent(seed * 7 + 1)]
+        while not game.terminal:
+            game.apply(agents[game.current_player() or 0].choose(game))
+        moves += game.state.info["turn"]
+    out["Uno random decisions/s"] = moves / (clock() - start)
+    return out
+
+
+LOWER_IS_BETTER = ("us", "ms")
+
+
+def against(other: str, rounds: int, scale: float) -> None:
+    """Time this checkout and ``other`` in turn, in separate processes, and compare."""
+    script = str(Path(__file__).resolve())
+    runs: dict[str, list[dict[str, float]]] = {"main": [], "new": []}
+    for number in range(rounds):
+        order = [("main", other), ("new", None)]
+        if number % 2:
+            order.reverse()
+        for name, path in order:
+            env = dict(os.environ)
+            if path is not None:
+                env["PYTHONPATH"] = path + os.pathsep + env.get("PYTHONPATH", "")
+            done = subprocess.run([sys.executable, script, "--figures", str(scale)], env=env,
+                                  check=True, capture_output=True, text=True)
+            runs[name].append(json.loads(done.stdout.strip().splitlines()[-1]))
+    print(f"{rounds} interleaved rounds, each figure the median; ratio = median of the "
+          "per-round ratios (higher is better)")
+    print(f"{'figure':<40}{'main':>12}{'new':>12}{'new/main':>10}")
+    for key in runs["main"][0]:
+        old = [r[key] for r in runs["main"]]
+        new = [r[key] for r in runs["new"]]
+        lower = key.endswith(LOWER_IS_BETTER)
+        ratios = [(o / n if lower else n / o) for o, n in zip(old, new, strict=True)]
+        print(f"{key:<40}{statistics.median(old):>12,.1f}{statistics.median(new):>12,.1f}"
+              f"{statistics.median(ratios):>9.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=200)
@@ -82,7 +194,19 @@ def main() -> None:
     parser.add_argument("--pack", default="era", help="a bundled pack (era, era-of-kingdoms)")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--against", metavar="DIR",
+                        help="compare with the decklore package in DIR (see above)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="how many games the --against figures play (1: about 20 s a run)")
+    parser.add_argument("--figures", type=float, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.figures is not None:
+        print(json.dumps(figures(args.figures)))
+        return
+    if args.against:
+        against(args.against, args.rounds, args.scale)
+        return
     pack = bundled_pack(args.pack)
     assert pack is not None, f"no bundled pack {args.pack}"
     tables = compiled_tables(pack)

@@ -98,10 +98,19 @@ def _report(diagnostics: list[Diagnostic], fmt: str) -> None:
 
 
 def _compile(pack: str, fmt: str, use_cache: bool, strict: bool) -> CompileResult | None:
-    from decklore.compiler import PackError, TableCache, compile_pack
+    from decklore.compiler.cache import TableCache
+    from decklore.compiler.diagnostics import PackError
+    from decklore.compiler.result import cached_compile
     from decklore.progress import progress
 
     try:
+        hit = cached_compile(_pack_path(pack), TableCache(), strict) if use_cache else None
+        if hit is not None:  # the compiler itself is not even imported
+            if fmt != "json":
+                _report(hit.warnings, fmt)
+            return hit
+        from decklore.compiler import compile_pack
+
         with progress("compiling", "deck files") as advance:
             result = compile_pack(_pack_path(pack), cache=TableCache() if use_cache else None,
                                   warnings_as_errors=strict, progress=advance)

@@ -25,6 +25,7 @@ from packaging.version import InvalidVersion, Version
 
 from decklore.compiler.diagnostics import Diagnostics, Span, suggest
 from decklore.compiler.manifest import Manifest, load_manifest
+from decklore.compiler.result import RELATION_KEYS
 from decklore.compiler.yaml_loader import LocatedDict, load_file
 
 
@@ -187,8 +188,6 @@ def load_order(root: Path, shown: str, diags: Diagnostics) -> list[Layer] | None
     return _sort(layers, diags)
 
 
-RELATION_KEYS = ("extends", "requires", "optional", "conflicts", "load_after")
-"""The pack.yaml keys that name other packs: a pack with any of them is layered."""
 
 
 def _has_relations(m: Manifest) -> bool:

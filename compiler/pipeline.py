@@ -9,10 +9,7 @@ so later stages never see half-built data.
 from __future__ import annotations
 
 import hashlib
-import json
-import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from importlib.metadata import version as _package_version
 from pathlib import Path
 from typing import Any
@@ -29,52 +26,19 @@ from decklore.compiler.diagnostics import (
 )
 from decklore.compiler.emit import TABLES_FORMAT_VERSION, seal
 from decklore.compiler.manifest import Manifest, load_manifest
-from decklore.compiler.packs import RELATION_KEYS
 from decklore.compiler.paths import pack_file
+from decklore.compiler.result import CompileResult as CompileResult
+from decklore.compiler.result import as_error as _as_error
+from decklore.compiler.result import display_path as display_path
+from decklore.compiler.result import from_cache as _from_cache
+from decklore.compiler.result import is_mod as _is_mod
+from decklore.compiler.result import summarize as summarize
 from decklore.compiler.rules_check import RulesChecker
 from decklore.compiler.rules_parser import parse_rules
-from decklore.compiler.safe_io import read_regular
-from decklore.compiler.yaml_loader import MAX_FILE_BYTES, read_text
+from decklore.compiler.yaml_loader import read_text
 
 # The one version is pyproject.toml's, read from the installed package's metadata.
 COMPILER_VERSION = _package_version("decklore")
-
-
-@dataclass
-class CompileResult:
-    """Compiled tables as canonical bytes, a summary, and the warnings found.
-
-    ``tables`` is parsed from ``data`` on first use, so a cached recompile that only
-    writes the bytes out never pays for decoding them.
-    """
-
-    data: bytes
-    summary: dict[str, Any]
-    warnings: list[Diagnostic] = field(default_factory=list)
-    from_cache: bool = False
-    _tables: dict[str, Any] | None = None
-
-    @property
-    def tables(self) -> dict[str, Any]:
-        if self._tables is None:
-            self._tables = json.loads(self.data)
-        return self._tables
-
-
-def summarize(tables: dict[str, Any]) -> dict[str, Any]:
-    """What the CLI reports about a compile, kept with cached tables."""
-    pack = tables["pack"]
-    return {
-        "id": pack["id"], "name": pack["name"], "version": pack["version"],
-        "decks": len(tables["decks"]), "cards": len(tables["cards"]),
-        "copies": sum(c["copies"] for c in tables["cards"]),
-    }
-
-
-def display_path(path: Path | str) -> str:
-    """The pack folder as the user named it, with '/' separators, for messages."""
-    text = Path(path).as_posix()
-    return text.rstrip("/") or "."
 
 
 def compile_pack(
@@ -151,30 +115,6 @@ def _finish(tables: dict[str, Any], diags: Diagnostics, cache: TableCache | None
     if cache is not None:
         cache.put(key, data, {"warnings": [w.to_json() for w in warnings], "summary": summary})
     return CompileResult(data, summary, warnings, _tables=tables)
-
-
-_RELATION = re.compile(rf"^({'|'.join(RELATION_KEYS)})\s*:", re.MULTILINE)
-
-
-def _from_cache(cache: TableCache, key: str, warnings_as_errors: bool) -> CompileResult | None:
-    """The cached compile under ``key``, with its warnings (errors under --strict)."""
-    hit = cache.get(key)
-    if hit is None:
-        return None
-    data, meta = hit
-    warnings = [_diagnostic_from_json(w) for w in meta["warnings"]]
-    if warnings_as_errors and warnings:
-        raise PackError([_as_error(w) for w in warnings])
-    return CompileResult(data, meta["summary"], warnings, from_cache=True)
-
-
-def _is_mod(pack_dir: Path) -> bool:
-    """Whether pack.yaml names other packs (a cheap look, before any parsing)."""
-    try:
-        text = read_regular(pack_dir / "pack.yaml", MAX_FILE_BYTES).decode("utf-8")
-    except (OSError, UnicodeDecodeError):
-        return False  # load_manifest reports why
-    return bool(_RELATION.search(text))
 
 
 def _compile_layered(pack_dir: Path, shown: str, cache: TableCache | None,
@@ -400,15 +340,3 @@ def _plain_ai(m: Manifest) -> dict[str, Any] | None:
     return {"weights": out}
 
 
-def _as_error(d: Diagnostic) -> Diagnostic:
-    return Diagnostic(Severity.ERROR, d.code, d.message, d.span, d.hint, d.notes)
-
-
-def _diagnostic_from_json(row: dict[str, Any]) -> Diagnostic:
-    span = Span(row["file"], row["line"], row["column"], row["end_line"], row["end_column"])
-    notes = []
-    for note in row.get("notes", []):
-        file, line, column = note["location"].rsplit(":", 2)
-        notes.append((Span(file, int(line), int(column)), note["message"]))
-    return Diagnostic(Severity(row["severity"]), row["code"], row["message"], span,
-                      row["hint"], tuple(notes))

@@ -21,6 +21,7 @@ from lark.indenter import DedentError, Indenter
 
 from decklore.compiler import rules_nodes as n
 from decklore.compiler.diagnostics import Diagnostics, Span, suggest
+from decklore.compiler.lark_cache import cached_lark
 from decklore.compiler.rules_limits import MAX_NESTING, deepest, position
 from decklore.grammar import grammar_text
 
@@ -62,8 +63,8 @@ class _Indenter(Indenter):
 
 @cache
 def _parser() -> Lark:
-    return Lark(grammar_text("rules"), parser="lalr", postlex=_Indenter(),
-                propagate_positions=True, strict=True, maybe_placeholders=True)
+    return cached_lark("rules", grammar_text("rules"), parser="lalr", postlex=_Indenter(),
+                       propagate_positions=True, strict=True, maybe_placeholders=True)
 
 
 def _span(file: str, meta: Any) -> Span:

@@ -20,6 +20,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from decklore.compiler.diagnostics import Span
+from decklore.compiler.lark_cache import cached_lark
 from decklore.grammar import grammar_text
 
 MAX_COUNT = 99
@@ -114,7 +115,8 @@ def _literal(text: str) -> str:
 
 @cache
 def _parser() -> Lark:
-    return Lark(
+    return cached_lark(
+        "symbols",
         grammar_text("symbols"),
         parser="lalr",
         start=["symbol_list", "symbol_value"],

@@ -12,12 +12,14 @@ instance numbers follow deck order and would give the card away.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from decklore.runtime.state import PLACES
 from decklore.runtime.symbols import counts
 
 if TYPE_CHECKING:
     from decklore.runtime.engine import Game
+    from decklore.runtime.program import Program
 
 
 def visible(game: Game, card: int, viewer: int | None) -> bool:
@@ -138,16 +140,35 @@ def card_view(game: Game, card: int, viewer: int | None) -> dict[str, Any]:
         view["stack"] = [card_view(game, c, viewer) for c in row["above"]]
     if row.get("under"):
         view["under"] = [card_view(game, c, viewer) for c in row["under"]]
+    if not seen:
+        return view
     marks = {}
-    for name, spec in game.program.counters.items():
-        if spec["per"] == "card" and game.state.counters[name][card] != spec["start"]:
-            marks[name] = game.state.counters[name][card]
-    for name, spec in game.program.flags.items():
-        if spec["per"] == "card" and game.state.flags[name][card]:
+    counters, flags = _card_marks(game.program)
+    for name, start in counters:
+        value = game.state.counters[name][card]
+        if value != start:
+            marks[name] = value
+    for name in flags:
+        if game.state.flags[name][card]:
             marks[name] = True
-    if marks and seen:
+    if marks:
         view["marks"] = marks
     return view
+
+
+_CARD_MARKS: WeakKeyDictionary[Program, tuple[list[tuple[str, Any]], list[str]]] = (
+    WeakKeyDictionary())
+
+
+def _card_marks(program: Program) -> tuple[list[tuple[str, Any]], list[str]]:
+    """The per-card counters (with their start) and flags, found once per program: an
+    observation looks at every card."""
+    found = _CARD_MARKS.get(program)
+    if found is None:
+        found = ([(n, s["start"]) for n, s in program.counters.items() if s["per"] == "card"],
+                 [n for n, s in program.flags.items() if s["per"] == "card"])
+        _CARD_MARKS[program] = found
+    return found
 
 
 def observation(game: Game, viewer: int | None) -> dict[str, Any]:

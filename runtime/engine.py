@@ -26,6 +26,8 @@ from decklore.runtime.builtins import players_from
 from decklore.runtime.describe import describe_option, observation
 from decklore.runtime.expressions import Env, RulesError, as_list
 from decklore.runtime.program import Flow, Program, Stmt, program_for
+from decklore.runtime.reads import ANY, CARDS, counter_tag, flag_tag
+from decklore.runtime.reads import OUT as OUT_TAG
 from decklore.runtime.rng import Rng
 from decklore.runtime.save_format import check_save
 from decklore.runtime.state import (
@@ -89,8 +91,16 @@ class Game:
         self.state = state
         self.rows: list[dict[str, Any]] = [program.card_rows[c["card"]] for c in state.cards]
         self._view: SymbolView | None = None
+        self._units: dict[int, Unit] = {}
+        """The units of the cards in counting zones, made with ``_units_view``."""
+        self._units_view: SymbolView | None = None
         self._dirty = False
-        self.memo: dict[Any, Any] = {}
+        self.memo: dict[str, dict[Any, Any]] = {}
+        """Each define's remembered values, by arguments, until something it reads changes."""
+        self.owned: set[str] = set()
+        """The defines whose memo table this game alone holds (others it shares with a clone)."""
+        self._changed: set[str] | None = None
+        """What changed since the outcomes were last checked (None: anything may have)."""
         self.pause_at: set[str] = set()
         self.paused: str | None = None
 
@@ -186,8 +196,12 @@ class Game:
         twin.state = self.state.clone()
         twin.rows = self.rows
         twin._view = self._view
-        twin._dirty = False
-        twin.memo = {}
+        twin._units, twin._units_view = self._units, self._units_view
+        twin._dirty = self._dirty
+        twin.memo = dict(self.memo)  # the tables are shared until one of the two writes
+        twin.owned = set()
+        self.owned = set()
+        twin._changed = None if self._changed is None else set(self._changed)
         twin.pause_at = set()
         twin.paused = None
         return twin
@@ -258,15 +272,19 @@ class Game:
             return [0.0] * self.state.players
         return [1.0 if p in result["winners"] else -1.0 for p in range(self.state.players)]
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self, *, describe: bool = True) -> list[Action]:
         """The answers the current player may give, in a fixed order: ``apply`` takes an
         action's ``index``.  Each carries the decision's label and a description in words
         as that player may read it (no hidden card is named).  Empty when the game is over.
+        ``describe=False`` leaves every description empty, for agents that read only the
+        values: describing is most of the cost.
         """
         pending = self.state.pending
         if pending is None:
             return []
         label = pending["label"]
+        if not describe:
+            return [Action(i, label, "", value) for i, value in enumerate(pending["options"])]
         return [Action(i, label, describe_option(self, pending, value), value)
                 for i, value in enumerate(pending["options"])]
 
@@ -373,6 +391,10 @@ class Game:
         spec = self.program.zones.get(zone)
         if spec is None or (not spec["stacks"] and not spec["symbols"]):
             return Unit((self.rows[base],), self.controller(base) or 0)
+        if spec["symbols"] and self._view is not None and self._units_view is self._view:
+            found = self._units.get(base)  # made with the view: nothing there moved since
+            if found is not None:
+                return found
         cards = [base, *self.state.cards[base].get("above", ())]
         attached: tuple[dict[str, Any], ...] = ()
         if self.program.under_kinds:
@@ -402,6 +424,7 @@ class Game:
         Built once and kept until a card moves, stacks or is tucked."""
         if self._view is None:
             units = []
+            by_base: dict[int, Unit] = {}
             for name, spec in self.program.zones.items():
                 if not spec["symbols"]:
                     continue
@@ -411,9 +434,11 @@ class Game:
                             unit = self.unit(c)
                             if unit is not None:
                                 units.append(unit)
+                                by_base[c] = unit
             kinds = self.program.unblockable_kinds
             self._view = SymbolView(units, self.state.players,
                                     unblockable=lambda card: card["kind"] in kinds)
+            self._units, self._units_view = by_base, self._view
         return self._view
 
     def _slot(self, spec: Mapping[str, Any], of: Any, name: str) -> int:
@@ -453,6 +478,32 @@ class Game:
     def _log(self, *event: Any) -> None:
         self.state.log.append(list(event))
 
+    def _touch(self, *tags: str) -> None:
+        """Something these tags name changed: forget the define values that read it, and
+        have the outcomes that read it checked."""
+        memo = self.memo
+        if memo:
+            readers = self.program.reads.reader_sets
+            anything = self.program.reads.anything_set
+            for tag in tags:
+                names = readers.get(tag, anything)
+                if len(memo) < len(names):  # go through whichever is shorter
+                    for name in [n for n in memo if n in names]:
+                        del memo[name]
+                else:
+                    for name in names:
+                        memo.pop(name, None)
+                if not memo:
+                    break
+        changed = self._changed
+        if changed is not None:
+            changed.update(tags)
+
+    def _touch_all(self) -> None:
+        """A new turn or round: whose turn it is, and the turn number, changed."""
+        self.memo.clear()
+        self._changed = None
+
     def change_counter(self, name: str, of: Any, value: int) -> None:
         """Set a counter, logged: below its minimum is a rules error, above its maximum it
         stops at the maximum."""
@@ -470,9 +521,10 @@ class Game:
             self.state.counters[name][slot] = value
             self._log("counter", name, slot, value)
             self._dirty = True
-            self.memo.clear()
-            if name in self.program.symbol_marks:
+            self._touch(counter_tag(name))
+            if name in self.program.symbol_marks:  # a block placed or a symbol taken off
                 self._view = None
+                self._touch(CARDS)
 
     def change_flag(self, name: str, of: Any, value: bool) -> None:
         """Set or clear a flag, logged when it changes."""
@@ -481,9 +533,10 @@ class Game:
             self.state.flags[name][slot] = value
             self._log("flag", name, slot, value)
             self._dirty = True
-            self.memo.clear()
-            if name in self.program.symbol_marks:
+            self._touch(flag_tag(name))
+            if name in self.program.symbol_marks:  # a block placed or a symbol taken off
                 self._view = None
+                self._touch(CARDS)
 
     def move(self, card: int, zone: str, player: int | None, *, top: bool | None = None,
              face_up: bool | None = None, depth: int | None = None) -> None:
@@ -496,6 +549,7 @@ class Game:
         if spec is not None and spec["per"] != "player":
             player = None
         was = self.location(card)
+        left = row["zone"]
         self._detach(card)
         above = row.pop("above", [])
         under = row.pop("under", []) if spec is None or not spec["stacks"] else row.get(
@@ -526,7 +580,12 @@ class Game:
                 or old["symbols"] or old["stacks"]):
             self._view = None  # symbol totals change only when a counting zone does
         self._dirty = True
-        self.memo.clear()
+        tags = self.program.zone_tags
+        self._touch(CARDS, tags.get(left, left), tags.get(zone, zone))
+        if under and not keep_stack:
+            self._touch(tags.get(UNDER, UNDER))
+        for name, _ in self.program.marks_cleared_on_move:
+            self._touch(counter_tag(name), flag_tag(name))
         if spec is not None and spec.get("slots") is not None and len(
                 self.zone_cards(zone, player)) > spec["slots"]:
             raise RulesError(f"zone '{zone}' holds at most {spec['slots']} cards")
@@ -571,7 +630,7 @@ class Game:
             cards[base].setdefault("above", []).append(other)
         self._log("stack", card, base)
         self._view = None
-        self.memo.clear()
+        self._touch(CARDS)
         self._fire("stacked", [card, onto])
 
     def tuck(self, card: int, host: int) -> None:
@@ -582,7 +641,7 @@ class Game:
         self.state.cards[host].setdefault("under", []).append(card)
         self._log("tuck", card, host)
         self._view = None
-        self.memo.clear()
+        self._touch(CARDS)
         self._fire("tucked", [card, host])
 
     def reveal(self, card: int, to: int | None) -> None:
@@ -603,7 +662,7 @@ class Game:
         self.state.shuffle(zone, player)
         self._log("shuffle", zone, player, len(self.zone_cards(zone, player)))
         self._dirty = True
-        self.memo.clear()
+        self._touch(CARDS, self.program.zone_tags.get(zone, zone))
 
     def _fire(self, event: str, args: list[Any]) -> None:
         triggers = self.program.triggers.get(event)
@@ -760,7 +819,15 @@ class Game:
     # --- ending ---------------------------------------------------------------------------
 
     def _check_outcomes(self) -> None:
-        for outcome in self.program.outcomes:
+        """Check, in file order, the outcomes that read something changed since last time:
+        the others read what they read then, and did not hold."""
+        changed = self._changed
+        self._changed = set()
+        reads = self.program.outcome_reads
+        for index, outcome in enumerate(self.program.outcomes):
+            if changed is not None and ANY not in reads[index] and changed.isdisjoint(
+                    reads[index]):
+                continue
             live = self.live_players()
             try:
                 hit = [p for p in live if outcome.when(self, {outcome.var: p})]
@@ -774,7 +841,9 @@ class Game:
                 self._finish(hit, outcome.label, outcome.at)
                 return
             self.state.info["out"].extend(hit)
-            self.memo.clear()
+            self._touch(OUT_TAG)
+            if changed is not None:
+                changed.add(OUT_TAG)
             self._log("out", hit, outcome.label)
             left = self.live_players()
             if (outcome.kind == "lose" and len(live) == 2) or len(left) <= 1:
@@ -833,20 +902,36 @@ class Game:
                 if True in values:
                     values[:] = [False] * len(values)
                     self._log("reset", name)
+                    self._touch(flag_tag(name))
+                else:
+                    continue
             elif values.count(start) != len(values):
                 values[:] = [start] * len(values)
                 self._log("reset", name)
-        self.state.info["uses"].pop(period, None)
-        self.memo.clear()
-        if self.program.symbol_marks:
-            self._view = None
+                self._touch(counter_tag(name))
+            else:
+                continue
+            if name in self.program.symbol_marks:  # blocks placed for the period go
+                self._view = None
+                self._touch(CARDS)
+        self.state.info["uses"].pop(period, None)  # limits: read by no define or outcome
+
+
+_RULES_HASHES: dict[str, str] = {}
 
 
 def rules_hash(tables: Tables) -> str:
-    """A hash of the rules alone: a saved position stays meaningful while it is unchanged."""
-    text = json.dumps(tables.raw.get("rules"), sort_keys=True, separators=(",", ":"),
-                      default=dict)  # the tables are read-only mappings
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    """A hash of the rules alone: a saved position stays meaningful while it is unchanged.
+
+    Remembered per content hash (which covers the rules): serialising the whole IR cost a
+    few milliseconds on every new game."""
+    found = _RULES_HASHES.get(tables.content_hash)
+    if found is None:
+        text = json.dumps(tables.raw.get("rules"), sort_keys=True, separators=(",", ":"),
+                          default=dict)  # the tables are read-only mappings
+        found = hashlib.sha256(text.encode()).hexdigest()[:16]
+        _RULES_HASHES[tables.content_hash] = found
+    return found
 
 
 def _slots(per: str, state: GameState) -> int:
@@ -1347,14 +1432,14 @@ def _f_flow(g: Game, f: dict[str, Any]) -> None:
             f["st"] = 1
             if flow.kind == "round":
                 info["round"] += 1
-                g.memo.clear()
+                g._touch_all()
                 g._log("round", info["round"])
                 order = flow.order(g, {}) if flow.order is not None else g.live_players()
                 f["order"] = as_list(order)
             elif flow.kind == "turn":
                 if f["p"] is None:
                     f["p"], f["free"] = g.live_players()[0], True
-                g.memo.clear()
+                g._touch_all()
                 info["me"] = f["p"]
                 info["turn"] += 1
                 info["turn_began"] = info["steps"]

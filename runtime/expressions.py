@@ -82,8 +82,11 @@ class Compiler:
 
     def __init__(self, defines: dict[str, Callable[..., Any]], consts: dict[str, Any],
                  builtins: Mapping[str, Callable[..., Any]],
-                 spaced: Mapping[str, list[str]] | None = None) -> None:
+                 spaced: Mapping[str, list[str]] | None = None,
+                 per_player: frozenset[str] = frozenset()) -> None:
         self.spaced = dict(spaced or {})
+        self.per_player = per_player
+        """Zones each player has one of: read by seat without asking the game."""
         self.defines = defines
         self.consts = consts
         self.builtins = builtins
@@ -126,6 +129,13 @@ class Compiler:
             if node.get("player") is None:
                 return lambda g, env: g.state.zones[zone][0]
             player = self.expr(node["player"])
+            if zone in self.per_player:
+                def own(g: Game, env: Env) -> Any:
+                    seat = player(g, env)
+                    if type(seat) is int:
+                        return g.state.zones[zone][seat]
+                    return g.zone_cards(zone, seat)  # says what is wrong with the seat
+                return own
             return lambda g, env: g.zone_cards(zone, player(g, env))
         if op == "call":
             return self._call(node)
@@ -202,12 +212,28 @@ class Compiler:
 
     @staticmethod
     def _arith(op: str, a: Expr, b: Expr) -> Expr:
+        # Whole numbers are the usual case: checked inline, and only other values go
+        # through _number (which also turns true and false into 1 and 0).
         if op == "add":
-            return lambda g, env: _number(a(g, env), "the left side") + _number(
-                b(g, env), "the right side")
+            def add(g: Game, env: Env) -> int:
+                x = a(g, env)
+                if type(x) is not int:
+                    x = _number(x, "the left side")
+                y = b(g, env)
+                if type(y) is not int:
+                    y = _number(y, "the right side")
+                return x + y
+            return add
         if op == "sub":
-            return lambda g, env: _number(a(g, env), "the left side") - _number(
-                b(g, env), "the right side")
+            def sub(g: Game, env: Env) -> int:
+                x = a(g, env)
+                if type(x) is not int:
+                    x = _number(x, "the left side")
+                y = b(g, env)
+                if type(y) is not int:
+                    y = _number(y, "the right side")
+                return x - y
+            return sub
         if op == "mul":
             return lambda g, env: _number(a(g, env), "the left side") * _number(
                 b(g, env), "the right side")

@@ -15,7 +15,9 @@ from typing import Any
 
 from decklore.runtime.builtins import BUILTINS
 from decklore.runtime.expressions import Compiler, Env, Expr, RulesError
-from decklore.runtime.state import space_names, zone_rows
+from decklore.runtime.reads import OUT as OUT_TAG
+from decklore.runtime.reads import Reads, zone_tag
+from decklore.runtime.state import SPACE, space_names, zone_rows
 from decklore.runtime.tables import Tables
 
 IR = Mapping[str, Any]
@@ -118,7 +120,8 @@ class Program:
         self.symbol_ids = [s["id"] for s in tables.raw["symbols"]]
         self.consts: dict[str, Any] = {}
         self.defines: dict[str, Callable[..., Any]] = {}
-        self.compiler = Compiler(self.defines, self.consts, BUILTINS, self.spaced)
+        self.compiler = Compiler(self.defines, self.consts, BUILTINS, self.spaced, frozenset(
+            name for name, z in self.zones.items() if z["per"] == "player"))
         self.stmts: list[Stmt] = []
         self.blocks: list[list[int]] = []
         self.flows: list[Flow] = []
@@ -139,6 +142,13 @@ class Program:
         self.outcomes = [Outcome(o["kind"], o["player"], self.expr(o["when"]),
                                  o.get("label") or o["kind"], o["at"])
                          for o in rules["outcomes"]]
+        self.reads = Reads(rules["defines"])
+        """What each define reads, so that a change forgets only the values it affects."""
+        self.outcome_reads = [self.reads.of(o["when"]) | {OUT_TAG} for o in rules["outcomes"]]
+        """What each outcome reads (and who is still in), so it is checked only after a
+        change to one of them."""
+        self.zone_tags = {name: zone_tag(name.split(SPACE)[0]) for name in self.zones}
+        """The tag of each zone the state keeps: a space's is its zone's."""
         score = rules.get("score")
         self.score: tuple[str, Expr] | None = (
             (score["player"], self.expr(score["value"])) if score else None)
@@ -168,25 +178,43 @@ class Program:
                                  + ", ".join(sorted(pending)))
 
     def _define(self, name: str, spec: IR) -> Callable[..., Any]:
-        """A define as a function of the game and its arguments, remembered until the state
-        changes: between two changes the rules ask the same questions many times (every
-        legal action of a phase re-reads what can be played)."""
+        """A define as a function of the game and its arguments, remembered until something
+        it reads changes (``reads``): between two such changes the rules ask the same
+        questions many times (every legal action of a phase re-reads what can be played).
+        ``g.memo`` holds one table per define, keyed by the arguments; a clone shares its
+        parent's tables, and each copies a table before writing to it (``g.owned``: the
+        tables this game may write)."""
         body = self.compiler.expr(spec["body"])
         params = list(spec["params"])
         single = len(params) == 1
         at = spec["at"]
 
         def run(g: Any, *args: Any) -> Any:
-            key: tuple[Any, ...] | None = (name, *args)
-            memo = g.memo
+            memo = g.memo.get(name)
+            if memo is not None:
+                try:
+                    return memo[args]
+                except KeyError:
+                    pass
+                except TypeError:  # a list argument: not worth remembering
+                    return evaluate(g, args)
+            value = evaluate(g, args)
+            if type(value) is list:
+                value = list(value)  # not a zone's own list, which may change under a clone
+            if memo is None:
+                g.memo[name] = {args: value}
+                g.owned.add(name)
+            elif name in g.owned:
+                memo[args] = value
+            else:  # shared with a clone since: copied before it is written
+                memo = g.memo[name] = dict(memo)
+                memo[args] = value
+                g.owned.add(name)
+            return value
+
+        def evaluate(g: Any, args: tuple[Any, ...]) -> Any:
             try:
-                return memo[key]
-            except KeyError:
-                pass
-            except TypeError:  # a list argument: not worth remembering
-                key = None
-            try:
-                value = body(g, {params[0]: args[0]} if single else dict(
+                return body(g, {params[0]: args[0]} if single else dict(
                     zip(params, args, strict=True)))
             except RulesError as exc:
                 if exc.at is None:
@@ -194,9 +222,6 @@ class Program:
                 raise
             except RecursionError:
                 raise RulesError(f"'{name}' calls itself without end", at) from None
-            if key is not None:
-                memo[key] = value
-            return value
         return run
 
     def _space_name(self, zone: str, node: IR) -> Callable[[Any, Env], str]:

@@ -143,8 +143,15 @@ CARD_LISTS = ("above", "under", "seen")
 """The keys of a card's record that hold lists (the rest are plain values)."""
 
 
+PLAIN_CARD = 5
+"""How many keys a card has that is in no stack, under no card, and seen by nobody extra:
+the usual case, copied with one ``dict.copy``."""
+
+
 def _copy_card(card: dict[str, Any]) -> dict[str, Any]:
     twin = card.copy()
+    if len(twin) <= PLAIN_CARD:
+        return twin
     for key in CARD_LISTS:
         value = twin.get(key)
         if value is not None:

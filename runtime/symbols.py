@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 Card = Mapping[str, Any]
@@ -49,6 +50,11 @@ class Unit:
     """Blocks its controller's side has placed on this unit, per symbol."""
     for_opponents: bool = False
     """The unit acts for every player but its controller (a shared force of rivals)."""
+
+    @cached_property
+    def shown(self) -> list[Entry]:
+        """``entries(self)``, worked out once: the engine keeps a unit while its cards stay."""
+        return entries(self)
 
     def placed(self, symbol: str) -> int:
         """How many blocks of ``symbol`` were placed on this unit."""
@@ -122,9 +128,10 @@ class SymbolView:
     unblockable: Callable[[Card], bool] = lambda card: False
     _entries: list[Entry] = field(default_factory=list, init=False)
     _keys: list[frozenset[str]] = field(default_factory=list, init=False)
+    _totals: dict[tuple[str, int], int] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
-        self._entries = [e for unit in self.units for e in entries(unit)]
+        self._entries = [e for unit in self.units for e in unit.shown]
         self._keys = [self._open_keys(p) for p in range(self.players)]
 
     def _open_keys(self, player: int) -> frozenset[str]:
@@ -150,7 +157,7 @@ class SymbolView:
 
     def blocks_from(self, symbol: str, player: int, units: Iterable[Unit]) -> int:
         """Blocks of ``symbol`` the player receives from these units only."""
-        return sum(e.count for unit in units for e in entries(unit)
+        return sum(e.count for unit in units for e in unit.shown
                    if e.target == symbol and e.key is None and self._live(e, player))
 
     def _blockable(self, symbol: str, player: int) -> tuple[int, int, int]:
@@ -173,7 +180,17 @@ class SymbolView:
         return safe, left, used
 
     def total(self, symbol: str, player: int) -> int:
-        """The player's total of ``symbol``: received, unlocked, less the blocks received."""
+        """The player's total of ``symbol``: received, unlocked, less the blocks received.
+
+        Remembered: a view never changes once made, and agents ask for every total of
+        every player in each position they weigh."""
+        key = (symbol, player)
+        found = self._totals.get(key)
+        if found is None:
+            found = self._totals[key] = self._total(symbol, player)
+        return found
+
+    def _total(self, symbol: str, player: int) -> int:
         safe, left, used = self._blockable(symbol, player)
         unplaced = max(self.blocks_on(symbol, player) - used, 0)
         return safe + max(left - unplaced, 0)
@@ -182,7 +199,7 @@ class SymbolView:
         """What one unit gives ``player`` (its controller by default) of ``symbol``: unlocked,
         less the blocks placed on it, before the blocks not yet placed."""
         who = unit.controller if player is None else player
-        count = sum(e.count for e in entries(unit)
+        count = sum(e.count for e in unit.shown
                     if e.symbol == symbol and e.target is None and self._live(e, who))
         if unit.assigned and not self.unblockable(unit.top):
             count = max(count - unit.placed(symbol), 0)
@@ -190,7 +207,7 @@ class SymbolView:
 
     def locked(self, symbol: str, unit: Unit) -> int:
         """How many of the unit's ``symbol`` are locked shut for its controller now."""
-        return sum(e.count for e in entries(unit)
+        return sum(e.count for e in unit.shown
                    if e.symbol == symbol and e.lock is not None
                    and not self.has_key(unit.controller, e.lock))
 

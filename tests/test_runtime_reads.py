@@ -1,0 +1,69 @@
+"""A define's remembered value lasts until something it reads changes, and no longer
+(``decklore.runtime.reads``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from decklore.compiler.scenarios import compiled_tables
+from decklore.runtime.engine import Game
+from decklore.runtime.reads import ANY, Reads
+
+UNO = Path(__file__).resolve().parent.parent / "benchmarks" / "packs" / "uno"
+
+
+def _define(body: dict[str, object]) -> dict[str, object]:
+    return {"params": ["p"], "body": body, "type": "number", "at": "x.rules:1"}
+
+
+def test_reads_follow_defines_and_fear_the_unknown() -> None:
+    reads = Reads({
+        "gold": _define({"op": "counter", "name": "gold", "of": {"op": "local", "name": "p"}}),
+        "rich": _define({"op": "gt", "a": {"op": "define", "name": "gold", "args": []},
+                         "b": {"op": "call", "fn": "size", "args": [
+                             {"op": "zone", "zone": "hand", "player": None}]}}),
+        "odd": _define({"op": "call", "fn": "a_builtin_from_the_future", "args": []}),
+    })
+    assert reads.defines["gold"] == {"c:gold"}
+    assert reads.defines["rich"] == {"c:gold", "z:hand"}
+    assert reads.defines["odd"] == {ANY}
+    assert reads.readers_of("c:gold") == ("gold", "odd", "rich")
+    assert reads.readers_of("c:silver") == ("odd",)
+
+
+def test_a_change_forgets_only_the_values_that_read_it() -> None:
+    game = Game.new(compiled_tables(UNO), 2, 3)
+    can_play = game.program.defines["can_play"]
+    seen = can_play(game, 0)
+    assert "can_play" in game.memo
+    game.change_counter("to_move", None, 2)  # can_play does not read whose move it is
+    assert "can_play" in game.memo
+    colour = game.counter_value("target_color", None)
+    game.change_counter("target_color", None, (colour + 1) % 4)
+    assert "can_play" not in game.memo
+    game.change_counter("target_color", None, colour)
+    assert can_play(game, 0) == seen
+
+
+def test_a_clone_shares_the_memo_and_each_writes_its_own() -> None:
+    game = Game.new(compiled_tables(UNO), 2, 3)
+    can_play = game.program.defines["can_play"]
+    seen = can_play(game, 0)
+    twin = game.clone()
+    assert twin.memo["can_play"] is game.memo["can_play"]
+    colour = twin.counter_value("target_color", None)
+    twin.change_counter("target_color", None, (colour + 1) % 4)
+    assert "can_play" not in twin.memo and game.memo["can_play"] == {(0,): seen}
+    can_play(twin, 1)
+    assert (1,) not in game.memo["can_play"]
+    can_play(game, 1)
+    assert twin.memo["can_play"] is not game.memo["can_play"]
+
+
+def test_actions_without_descriptions_are_the_same_actions() -> None:
+    game = Game.new(compiled_tables(UNO), 2, 5)
+    full = game.legal_actions()
+    bare = game.legal_actions(describe=False)
+    assert [(a.index, a.label, a.value) for a in bare] == [
+        (a.index, a.label, a.value) for a in full]
+    assert all(a.description for a in full) and not any(a.description for a in bare)

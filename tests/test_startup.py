@@ -1,0 +1,61 @@
+"""Start-up: a cache hit of ``decklore validate`` loads no compiler, and Lark's tables are
+kept in the user's own cache folder only (issue 16)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from decklore.compiler import lark_cache
+
+ERA = Path(__file__).resolve().parent.parent / "cards" / "era"
+HEAVY = ("decklore.compiler.pipeline", "decklore.compiler.rules_check", "lark", "jsonschema",
+         "yaml")
+
+
+def _validate(cache: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, DECKLORE_CACHE_DIR=str(cache))
+    return subprocess.run([sys.executable, "-X", "importtime", "-m", "decklore", "validate",
+                           str(ERA)], env=env, capture_output=True, text=True, check=True)
+
+
+def _imported(run: subprocess.CompletedProcess[str]) -> set[str]:
+    return {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines()
+            if line.startswith("import time:")}
+
+
+def test_a_cache_hit_imports_no_compiler(tmp_path: Path) -> None:
+    first = _validate(tmp_path)
+    assert "decklore.compiler.rules_check" in _imported(first)  # a miss compiles
+    second = _validate(tmp_path)
+    assert second.stdout == first.stdout and "ok (5 decks" in second.stdout
+    assert not _imported(second) & set(HEAVY)
+
+
+def test_parser_tables_are_saved_and_loaded(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DECKLORE_CACHE_DIR", str(tmp_path))
+    grammar = 'start: WORD+\n%import common.WORD\n%ignore " "\n'
+    built = lark_cache.cached_lark("toy", grammar, parser="lalr")
+    saved = list((tmp_path / "lark").glob("toy-*.lark"))
+    assert len(saved) == 1
+    assert (tmp_path / "lark").stat().st_mode & 0o077 == 0
+    loaded = lark_cache.cached_lark("toy", grammar, parser="lalr")
+    assert loaded.parse("two words") == built.parse("two words")
+    other = lark_cache.cached_lark("toy", grammar.replace("WORD+", "WORD WORD"), parser="lalr")
+    assert len(list((tmp_path / "lark").glob("toy-*.lark"))) == 2  # a new grammar, a new file
+    assert other.parse("two words")
+
+
+def test_a_folder_others_may_write_is_not_used(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DECKLORE_CACHE_DIR", str(tmp_path))
+    (tmp_path / "lark").mkdir()
+    (tmp_path / "lark").chmod(0o777)
+    parser = lark_cache.cached_lark("toy", 'start: "a"\n', parser="lalr")
+    assert parser.parse("a")
+    assert not list((tmp_path / "lark").iterdir())
