@@ -27,6 +27,7 @@ from decklore.compiler.rules_builtins import (
     VISIBILITY,
     ZONE_OPTIONS,
 )
+from decklore.compiler.rules_says import check_wording
 
 IR = dict[str, Any]
 FIELD_TYPES = {"int": "number", "bool": "bool", "text": "text", "enum": "text", "lock": "lock",
@@ -97,6 +98,7 @@ class RulesChecker:
         self.define_types: dict[str, str] = {}
         self._defining: set[str] = set()
         self.player_var = "p"
+        self.worded: list[tuple[n.Says, Any]] = []  # says lines and what each describes
 
     # --- entry point -------------------------------------------------------------------
 
@@ -121,6 +123,9 @@ class RulesChecker:
             self._lower_decl(decl, ir)
         self._warn_unused()
         self._warn_unfilled()
+        if not self.diags.has_errors:
+            check_wording(ir, self.worded, {s.split(":")[-1] for s in self.m.symbols},
+                          self.diags)
         return ir
 
     # --- declarations ------------------------------------------------------------------
@@ -184,6 +189,9 @@ class RulesChecker:
             kind, body = self._expr(decl.body, scope)
             ir["defines"][decl.name] = {"params": list(params), "body": body, "type": kind,
                                         "at": self._origin(decl.span)}
+            if decl.says is not None:
+                ir["defines"][decl.name]["says"] = decl.says.text
+                self.worded.append((decl.says, decl.name))
         elif isinstance(decl, n.ActionDecl):
             params = decl.params or ()
             scope = _Scope({p: "any" for p in params})
@@ -192,6 +200,9 @@ class RulesChecker:
                 "limit": self._limit(decl.limit), "body": self._block(decl.body, scope),
                 "at": self._origin(decl.span),
             }
+            if decl.says is not None:
+                ir["actions"][decl.name]["says"] = decl.says.text
+                self.worded.append((decl.says, decl.name))
         elif isinstance(decl, n.Flow):
             ir["flow"].append(self._flow(decl, "", _Scope()))
         elif isinstance(decl, n.Trigger):
@@ -325,6 +336,11 @@ class RulesChecker:
                 out[member.time] = self._block(member.body, scope)
             elif isinstance(member, n.Order):
                 out["order"] = self._typed(member.expr, scope, "players")[1]
+            elif isinstance(member, n.Says):
+                out["says"] = member.text
+                self.worded.append((member, out))
+            elif isinstance(member, n.Note):
+                out.setdefault("notes", []).append(member.text)
             else:
                 body.append(member)
         if body and out["children"]:
