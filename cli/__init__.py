@@ -384,20 +384,28 @@ def schema(out_dir: Path, pack: str | None) -> None:
 
 @cli.command()
 @click.argument("pack")
+@click.option("--exact", is_flag=True,
+              help="Every rule, exactly as the engine runs it (for designers), instead of "
+              "the player reference.")
 @cache_option
 @_guard
-def reference(pack: str, cache: bool) -> None:
-    """Print PACK's rules in plain English, as a turn reference reads them."""
-    from decklore.compiler.rules_english import outline, to_text
+def reference(pack: str, exact: bool, cache: bool) -> None:
+    """Print PACK's rules in plain English: the player reference, or --exact."""
+    from decklore.compiler import rules_english, rules_player
 
     result = _compile(pack, "text", cache, False)
     if result is None:
         sys.exit(EXIT_INVALID)
-    sections = outline(result.tables)
+    sections = rules_english.outline(result.tables)
     if not sections:
         click.echo(f"{result.summary['id']} has no rules files yet", err=True)
         return
-    click.echo(to_text(sections), nl=False)
+    if exact:
+        click.echo(rules_english.to_text(sections), nl=False)
+        return
+    player = rules_player.player_reference(result.tables)
+    assert player is not None  # the pack has rules
+    click.echo(rules_player.to_text(player), nl=False)
 
 
 @cli.command(name="fmt")

@@ -337,7 +337,7 @@ class RulesChecker:
             elif isinstance(member, n.Order):
                 out["order"] = self._typed(member.expr, scope, "players")[1]
             elif isinstance(member, n.Says):
-                out["says"] = member.text
+                out.setdefault("says", []).append(member.text)
                 self.worded.append((member, out))
             elif isinstance(member, n.Note):
                 out.setdefault("notes", []).append(member.text)
@@ -363,9 +363,13 @@ class RulesChecker:
                              f"({', '.join(types)}), not {len(trigger.params)}", trigger.span,
                              f"write when {trigger.event}({', '.join(t[0] for t in types)})")
         scope = _Scope(dict(zip(trigger.params, types, strict=False)))
-        return {"event": trigger.event, "params": list(trigger.params),
-                "where": self._condition(trigger.where, scope) if trigger.where else None,
-                "body": self._block(trigger.body, scope), "at": self._origin(trigger.span)}
+        out: IR = {"event": trigger.event, "params": list(trigger.params),
+                   "where": self._condition(trigger.where, scope) if trigger.where else None,
+                   "body": self._block(trigger.body, scope), "at": self._origin(trigger.span)}
+        if trigger.says is not None:
+            out["says"] = trigger.says.text
+            self.worded.append((trigger.says, out))
+        return out
 
     def _limit(self, limit: n.Limit | None) -> IR | None:
         return None if limit is None else {"count": limit.count, "per": limit.period}

@@ -224,7 +224,10 @@ class _Printer:
             self.flow(d, 0)
         elif isinstance(d, n.Trigger):
             where = f" where {expr(d.where)}" if d.where is not None else ""
-            self.header(f"when {d.event}({', '.join(d.params)}){where}", d.body, 0, line)
+            self.emit(f"when {d.event}({', '.join(d.params)}){where}:", 0, line)
+            if d.says is not None:
+                self.emit(f"says {quote(d.says.text)}", 1, d.says.span.line)
+            self.block(d.body, 1)
         elif isinstance(d, n.Outcome):
             self.emit(f"{d.kind} {d.player} when {expr(d.condition)}{_label(d.label)}", 0,
                       line)

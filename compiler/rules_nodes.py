@@ -597,6 +597,7 @@ class Trigger:
     params: tuple[str, ...]
     where: Expr | None
     body: Block
+    says: Says | None = None
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 

@@ -172,7 +172,10 @@ class _Build(Transformer[Token, Any]):
         event, *rest = items
         where, body = rest[-2], rest[-1]
         params = tuple(str(t) for t in rest[:-2] if t is not None)
-        return n.Trigger(str(event), params, where, body, span=self._s(meta))
+        says = None
+        if isinstance(body, tuple) and body and isinstance(body[0], n.Says):
+            says, body = body
+        return n.Trigger(str(event), params, where, body, says, span=self._s(meta))
 
     def outcome(self, meta: Any, items: list[Any]) -> n.Outcome:
         kind, player, condition, label = items
