@@ -405,7 +405,8 @@ def reference(pack: str, exact: bool, cache: bool) -> None:
         return
     player = rules_player.player_reference(result.tables)
     assert player is not None  # the pack has rules
-    click.echo(rules_player.to_text(player), nl=False)
+    click.echo(rules_player.to_text(player, rules_player.symbol_names(result.tables)),
+               nl=False)
 
 
 @cli.command(name="fmt")

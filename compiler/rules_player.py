@@ -86,6 +86,7 @@ class PlayerEnglish(English):
         self.sectioned: set[str] = set()
         self.referenced: list[str] = []  # sectioned actions a printed step names
         self.symbols = {str(s["id"]).split(":")[-1] for s in tables.get("symbols", [])}
+        self.starts = {str(c["name"]): c["start"] for c in self.rules.get("counters", [])}
 
     # --- wording the pack gave -----------------------------------------------------------
 
@@ -101,9 +102,31 @@ class PlayerEnglish(English):
                 value = self.constant(define["body"])
                 if value is not None:
                     return value
+                by_count = self.by_count(define["body"])
+                if by_count is not None:
+                    return by_count
+            if name in self.starts:
+                return str(self.starts[name])
             return match.group(0)
 
         return _PLACEHOLDER.sub(one, text)
+
+    def by_count(self, e: IR) -> str | None:
+        """'2 (1–2 players), 3 (3–4 players)' for a value that depends on the count."""
+        values = [_evaluate(e, n, self.rules) for n in self.counts]
+        if any(v is None or isinstance(v, bool) for v in values):
+            return None
+        groups: list[tuple[list[int], int | bool | None]] = []
+        for n, value in zip(self.counts, values, strict=True):
+            if groups and groups[-1][1] == value:
+                groups[-1][0].append(n)
+            else:
+                groups.append(([n], value))
+        parts = []
+        for ns, value in groups:
+            span = str(ns[0]) if len(ns) == 1 else f"{ns[0]}–{ns[-1]}"
+            parts.append(f"{value} ({span} player{'s' if ns != [1] else ''})")
+        return ", ".join(parts)
 
     def constant(self, e: IR) -> str | None:
         """The value of a simple expression as players read it, or None when it varies."""
@@ -173,10 +196,7 @@ class PlayerEnglish(English):
                      "le": "at most", "gt": "more than", "ge": "at least"}[e["op"]]
             owner = a["of"]
             who = "you" if owner is None or owner["op"] == "me" else self.expr(owner)
-            if who in ("you", "they"):
-                verb = "have"
-            else:
-                verb = "has"
+            verb = "have" if who in ("you", "they") else "has"
             label = self.labels.get(a["name"], a["name"])
             return f"{who} {verb} {words} {self.expr(e['b'])} {label}"
         return super()._compare(e)
@@ -184,6 +204,8 @@ class PlayerEnglish(English):
     _e_eq = _e_ne = _e_lt = _e_le = _e_gt = _e_ge = _compare
 
     def _e_call(self, e: IR) -> str:
+        if e["fn"] == "automated":
+            return f"{self.expr(e['args'][0])} is an automated player"
         if e["fn"] == "players_from":
             return f"players in seat order, starting with {self.expr(e['args'][0])}"
         if e["fn"] == "opponent" and e["args"][0]["op"] == "local" and \
@@ -259,7 +281,9 @@ class PlayerEnglish(English):
         title = label[:1].upper() + label[1:]
         if action.get("says"):
             return Step(self.fill(str(action["says"])))
-        if name in self.sectioned or name in self.folding:
+        if (name in self.sectioned or name in self.folding
+                or len(self.folding) >= 2 or _size(action.get("body")) > _MAX_FOLD):
+            self.sectioned.add(name)  # explained once, in a section of its own
             self.referenced.append(name)
             return Step(f"{title}.")
         bound = [self._bind(str(p), self.expr(a), self._owner(a))
@@ -386,13 +410,21 @@ def _tidy(step: Step) -> None:
     text = _DOUBLED.sub(r"\1", step.text)
     text = text.replace("they's", "their").replace("you's", "your")
     text = re.sub(r"\b(for|from|to|on|by|under|with) they\b", r"\1 them", text)
-    text = text.replace("you is ", "you are ").replace("you has ", "you have ")
-    text = text.replace("they is ", "they are ").replace("they has ", "they have ")
+    # 'you'/'they' as the subject of a clause take the plural verb; as an object they stay.
+    text = re.sub(r"(^|\b(?:[Ii]f|when|and|or|while|that|where) )(you|they) (is|has|holds)\b",
+                  lambda m: f"{m.group(1)}{m.group(2)} "
+                  f"{ {'is': 'are', 'has': 'have', 'holds': 'hold'}[m.group(3)]}", text)
+    text = text.replace("every card of you", "all your cards")
     step.text = text[:1].upper() + text[1:]
 
 
 def _title(label: str) -> str:
     return label[:1].upper() + label[1:]
+
+
+def _phase_title(label: str) -> str:
+    """'I. Actions' -> 'Actions': the sheet numbers phases itself, so it is not said twice."""
+    return _title(re.sub(r"^[IVXLC]+\.\s+|^\d+\.\s+", "", label))
 
 
 def _flows(flows: list[IR]) -> Iterator[IR]:
@@ -401,10 +433,28 @@ def _flows(flows: list[IR]) -> Iterator[IR]:
         yield from _flows(flow.get("children") or [])
 
 
-def _asks(steps: list[Step]) -> bool:
-    return any(s.text.startswith(("You may", "Choose")) or ": choose" in s.text
-               or "choose one" in s.text or "as often as you like" in s.text
-               or _asks(s.children) for s in steps)
+_ASKING = ("may", "choose", "choose_one", "choose_number", "repeat_until_pass")
+
+
+def asks(node: Any, actions: IR, seen: set[str] | None = None) -> bool:
+    """Whether a block asks its player anything, read through the actions it runs (a
+    question another player answers, inside ``as``, does not count)."""
+    seen = set() if seen is None else seen
+    if isinstance(node, list):
+        return any(asks(item, actions, seen) for item in node)
+    if not isinstance(node, dict):
+        return False
+    kind = node.get("do")
+    if kind == "as":
+        return False
+    if kind in _ASKING and not (kind == "choose" and node.get("kind") == "random"):
+        return True
+    if kind == "call" and node["action"] not in seen:
+        seen.add(str(node["action"]))
+        if asks(actions.get(node["action"], {}).get("body"), actions, seen):
+            return True
+    return any(asks(value, actions, seen) for key, value in node.items()
+               if isinstance(value, list | dict) and key not in ("where", "when"))
 
 
 def _count_calls(node: Any, calls: dict[str, int]) -> None:
@@ -450,19 +500,21 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
             start = english.steps(flow.get("start") or [])
             if start:
                 phases.append(PlayerSection("At the start of your turn", start, kind="phase",
-                                            automatic=not _asks(start)))
+                                            automatic=not asks(flow.get("start"),
+                                                               rules["actions"])))
             for number, phase in enumerate(flow.get("children") or [], start=1):
                 steps = _flow_steps(english, phase)
                 phases.append(PlayerSection(
-                    _title(str(phase["label"])), steps, kind="phase", number=number,
+                    _phase_title(str(phase["label"])), steps, kind="phase", number=number,
                     notes=[english.fill(n) for n in phase.get("notes") or []] + [
                         english.fill(n) for c in phase.get("children") or []
                         for n in c.get("notes") or []],
-                    automatic=not _asks(steps)))
+                    automatic=not asks(phase, rules["actions"])))
             end = english.steps(flow.get("end") or [])
             if end:
                 phases.append(PlayerSection("At the end of your turn", end, kind="phase",
-                                            automatic=not _asks(end)))
+                                            automatic=not asks(flow.get("end"),
+                                                               rules["actions"])))
     actions = []
     done: set[str] = set()
     while english.referenced:  # sections may name further sections
@@ -521,7 +573,11 @@ def _param_noun(name: str) -> str:
 def _flow_steps(english: PlayerEnglish, flow: IR) -> list[Step]:
     """A block's steps: its own wording, or its statements, or one step per child block."""
     if flow.get("says"):
-        steps = [Step(english.fill(str(text))) for text in flow["says"]]
+        texts = [english.fill(str(text)) for text in flow["says"]]
+        # An action the block runs that has wording of its own (a mod's, say) still shows.
+        texts += [english.fill(str(english.actions[name]["says"]))
+                  for name in _direct_calls(flow) if english.actions.get(name, {}).get("says")]
+        steps = [Step(text) for text in texts]
         for step in steps:
             _tidy(step)
         return steps
@@ -529,12 +585,37 @@ def _flow_steps(english: PlayerEnglish, flow: IR) -> list[Step]:
     for child in flow.get("children") or []:
         inner = _flow_steps(english, child)
         label = _title(str(child["label"]))
-        if child.get("says") or len(inner) == 1 and not inner[0].children:
+        if child.get("says") or (len(inner) == 1 and not inner[0].children):
             steps += inner
         else:
             steps.append(Step(f"{label}:", inner))
     steps += english.steps(flow.get("end") or [])
     return steps
+
+
+def _direct_calls(node: Any) -> list[str]:
+    """The actions a block runs itself (not those its actions run), in order."""
+    found: list[str] = []
+    if isinstance(node, dict):
+        if node.get("do") == "call":
+            found.append(str(node["action"]))
+        for value in node.values():
+            found += [n for n in _direct_calls(value) if n not in found]
+    elif isinstance(node, list):
+        for value in node:
+            found += [n for n in _direct_calls(value) if n not in found]
+    return found
+
+
+def _size(node: Any) -> int:
+    """How many statements a block holds, nested ones included."""
+    if isinstance(node, list):
+        return sum(_size(item) for item in node)
+    if isinstance(node, dict):
+        own = 1 if "do" in node else 0
+        return own + sum(_size(v) for k, v in node.items()
+                         if k in ("body", "then", "else", "branches", "options"))
+    return 0
 
 
 def _goal(english: PlayerEnglish, rules: IR) -> list[str]:
@@ -553,6 +634,9 @@ def _goal(english: PlayerEnglish, rules: IR) -> list[str]:
         lines.append(step.text)
     ends = [t for t in rules["triggers"] if _ends_game(t["body"])]
     for trigger in ends:
+        if trigger.get("says"):
+            lines.append(f"GAME END: {english.fill(str(trigger['says']))}")
+            continue
         bound = english._bind(str(trigger["params"][0]) if trigger["params"] else "_",
                               "a player", "their")
         try:
@@ -592,7 +676,8 @@ def _count_table(english: PlayerEnglish, rules: IR) -> CountTable | None:
         if define["params"]:
             continue
         values = [_evaluate(define["body"], n, rules) for n in english.counts]
-        if any(v is None or isinstance(v, bool) for v in values) or len(set(values)) < 2:
+        if any(v is None or isinstance(v, bool) for v in values) or len(set(values)) < 2 \
+                or values == english.counts:  # the number of players itself
             continue
         label = english.fill(str(define["says"])) if define.get("says") else \
             name.replace("_", " ")
@@ -630,8 +715,14 @@ def _evaluate(e: IR, n: int, rules: IR) -> int | bool | None:
     return None
 
 
-def to_text(reference: PlayerReference) -> str:
-    """The player reference as numbered plain text (for the terminal and tests)."""
+def symbol_names(tables: dict[str, Any]) -> dict[str, str]:
+    """Each symbol's name by its local id: how plain text prints a ``{symbol}`` token."""
+    return {str(s["id"]).split(":")[-1]: str(s["name"]) for s in tables.get("symbols", [])}
+
+
+def to_text(reference: PlayerReference, names: dict[str, str] | None = None) -> str:
+    """The player reference as numbered plain text (for the terminal and tests); with
+    ``names``, symbol tokens print as the symbols' names."""
     lines: list[str] = []
 
     def put(steps: list[Step], depth: int) -> None:
@@ -657,8 +748,12 @@ def to_text(reference: PlayerReference) -> str:
         table = reference.table
         lines += ["By number of players", "====================",
                   " | ".join(["Players"] + [str(c) for c in table.counts])]
-        lines += [" | ".join([label] + values) for label, values in table.rows]
+        lines += [" | ".join([label, *values]) for label, values in table.rows]
         lines.append("")
     if reference.notes:
         lines += ["Remember", "========"] + [f"- {n}" for n in reference.notes] + [""]
-    return "\n".join(lines)
+    text = "\n".join(lines)
+    if names:
+        text = _PLACEHOLDER.sub(lambda m: names.get(m.group(1), m.group(0)), text)
+        text = re.sub(r" +([.,;:!?)])", r"\1", text)
+    return text

@@ -4,8 +4,8 @@ A ``says`` line replaces what the player reference would generate for a block, a
 or a definition, so it can drift from the rule when the rule changes.  The compiler cannot
 read English, but it can see the game's nouns: a wording that names a zone or counter the
 rule never touches (read through the actions and definitions it uses) is probably stale,
-and a ``{name}`` placeholder must be a constant, a definition without parameters or a
-symbol, or it would print raw.
+and a ``{name}`` placeholder must be a constant, a counter (its starting value), a definition
+without parameters or a symbol, or it would print raw.
 """
 
 from __future__ import annotations
@@ -75,9 +75,11 @@ def check_wording(rules: IR, worded: list[tuple[Says, Any]], symbols: set[str],
         for match in PLACEHOLDER.finditer(says.text):
             name = match.group(1)
             define = rules["defines"].get(name)
-            if name in rules["consts"] or name in symbols or (
+            counters = {str(c["name"]) for c in rules["counters"]}
+            if name in rules["consts"] or name in symbols or name in counters or (
                     define is not None and not define["params"]):
                 continue
-            diags.warning("W211", f"'{{{name}}}' is not a constant, a definition without "
-                          "parameters or a symbol, so it would print as it is", says.span,
-                          "name a constant, a definition without parameters or a symbol")
+            diags.warning("W211", f"'{{{name}}}' is not a constant, a counter, a definition "
+                          "without parameters or a symbol, so it would print as it is",
+                          says.span, "name a constant, a counter (for its starting value), a "
+                          "definition without parameters or a symbol")

@@ -20,7 +20,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup, escape
 
 from decklore.compiler.layout import Box, PrintShopLayout, SheetLayout, sheet_layout
-from decklore.compiler.rules_english import outline
+from decklore.compiler.rules_player import PlayerSection, player_reference
 from decklore.compiler.turn_guide import turn_guide
 
 SHEETS = ("cards", "list", "reference", "guide", "legend")
@@ -366,33 +366,72 @@ def render_legend(tables: dict[str, Any], fmt: str = "html", theme: str = "stand
 
 def render_reference(tables: dict[str, Any], fmt: str = "html", theme: str = "standard",
                      overrides: dict[str, str] | None = None) -> str:
-    """The turn reference: the rules program's plain-English outline, with icons."""
+    """The player reference (``rules_player``): goal, setup, the turn, with icons inline."""
     icons = _Icons.of(tables)
-    sections = outline(tables)
+    ref = player_reference(tables)
 
     def convert(steps: list[Any]) -> list[dict[str, Any]]:
-        return [{"text": rich_text(s.text, icons), "plain": s.text,
+        return [{"text": rich_text(s.text, icons), "plain": _plain_text(s.text, icons),
                  "children": convert(s.children)} for s in steps]
 
-    view = [{"title": s.title, "kind": s.kind, "steps": convert(s.steps)} for s in sections]
+    def section(s: PlayerSection) -> dict[str, Any]:
+        return {"title": s.title, "number": s.number, "automatic": s.automatic,
+                "steps": convert(s.steps), "notes": [rich_text(n, icons) for n in s.notes],
+                "notes_plain": [_plain_text(n, icons) for n in s.notes]}
+
+    view: dict[str, Any] = {"goal": [], "goal_plain": [], "setup": [], "turn_title": "",
+                            "turn_order": "", "phases": [], "actions": [], "always": [],
+                            "table": None, "notes": [], "notes_plain": []}
+    if ref is not None:
+        view = {
+            "goal": [rich_text(g, icons) for g in ref.goal],
+            "goal_plain": [_plain_text(g, icons) for g in ref.goal],
+            "setup": convert(ref.setup), "turn_title": ref.turn_title,
+            "turn_order": ref.turn_order, "phases": [section(p) for p in ref.phases],
+            "actions": [section(a) for a in ref.actions], "always": convert(ref.always),
+            "table": ref.table, "notes": [rich_text(n, icons) for n in ref.notes],
+            "notes_plain": [_plain_text(n, icons) for n in ref.notes]}
     template = "reference.md.j2" if fmt == "md" else "reference.html.j2"
     return environment(overrides).get_template(template).render(
-        pack=tables["pack"], sections=view, **_styles(theme, overrides))
+        pack=tables["pack"], ref=view, **_styles(theme, overrides))
+
+
+def _plain_text(text: str, icons: _Icons) -> str:
+    """Rules text for Markdown and plain text: a ``{symbol}`` becomes the symbol's name, and
+    no space is left before the punctuation that follows it."""
+    out = _TOKEN.sub(lambda m: icons.name(m.group(1)) if m.group(1) in icons.by_id
+                     else m.group(0), text)
+    return re.sub(r" +([.,;:!?)])", r"\1", out)
 
 
 def render_guide(tables: dict[str, Any], fmt: str, options: PrintOptions,
                  overrides: dict[str, str] | None = None) -> str:
     """The player turn guide: one card per seat at the chosen card size (see turn_guide)."""
-    guide = turn_guide(tables.get("rules"))
+    guide = turn_guide(tables.get("rules"), player_reference(tables))
     if guide is None:
         raise ValueError("this pack's rules have no turn with phases to make a guide of")
-    layout = sheet_layout(options.paper, options.card_size, custom_card=options.custom_card)
-    width, height = layout.card
+    icons = _Icons.of(tables)
+    copies = max(1, (tables["pack"].get("players") or {}).get("max", 1))
+    # The cards share the page between them: two columns, as many rows as the seats need
+    # (up to two a page), instead of card-sized boxes that leave most of the page empty.
+    width, height = (_A4_TEXT[0] - _GUIDE_GAP) / 2, (_A4_TEXT[1] - _GUIDE_GAP) / 2
+    if copies == 1:
+        width = _A4_TEXT[0] * 0.62
+    view = {"title": guide.title, "goal": [rich_text(g, icons) for g in guide.goal],
+            "goal_plain": [_plain_text(g, icons) for g in guide.goal],
+            "phases": [{"title": p.title, "asks": [rich_text(a, icons) for a in p.asks],
+                        "asks_plain": [_plain_text(a, icons) for a in p.asks],
+                        "does": [rich_text(d, icons) for d in p.does or p.notes],
+                        "does_plain": [_plain_text(d, icons) for d in p.does or p.notes]}
+                       for p in guide.phases]}
     template = "guide.md.j2" if fmt == "md" else "guide.html.j2"
     return environment(overrides).get_template(template).render(
-        pack=tables["pack"], guide=guide,
-        copies=max(1, (tables["pack"].get("players") or {}).get("max", 1)),
-        width=f"{width:g}", height=f"{height:g}", **_styles(options.theme, overrides))
+        pack=tables["pack"], guide=view, copies=copies,
+        width=f"{width:.1f}", height=f"{height:.1f}", **_styles(options.theme, overrides))
+
+
+_A4_TEXT = (210.0 - 22.0, 297.0 - 20.0 - 16.0)  # the page inside the margins and header, mm
+_GUIDE_GAP = 4.0
 
 
 def render_changelog(diff: Any, tables: dict[str, Any], theme: str = "standard",

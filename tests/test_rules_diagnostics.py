@@ -1391,10 +1391,10 @@ turn:
 win p when deal(p) > 3
 """,
         """\
-mini/rules/game.rules:4:10: warning[W211]: '{deal}' is not a constant, a definition without parameters or a symbol, so it would print as it is
+mini/rules/game.rules:4:10: warning[W211]: '{deal}' is not a constant, a counter, a definition without parameters or a symbol, so it would print as it is
    4 |     says "Look at {deal} cards."
      |          ^^^^^^^^^^^^^^^^^^^^^^^
-  hint: name a constant, a definition without parameters or a symbol
+  hint: name a constant, a counter (for its starting value), a definition without parameters or a symbol
 1 warning.""",
         id="W211-unknown-placeholder",
     ),
