@@ -229,6 +229,10 @@ def _box_style(box: Box) -> str:
             f"height:{box.h:.3f}mm")
 
 
+BACK_BLEED = 2.5
+"""How far (mm) a back's colour runs past its card's cut line on print-and-play sheets."""
+
+
 def render_cards(tables: dict[str, Any], options: PrintOptions,
                  overrides: dict[str, str] | None = None) -> str:
     """Print-and-play pages: every card with its copies, true size, then mirrored backs."""
@@ -246,13 +250,20 @@ def render_cards(tables: dict[str, Any], options: PrintOptions,
             **_styles(options.theme, overrides))
     layout = options.layout()
     face_boxes = [_box_style(b) for b in layout.face_boxes()]
-    back_boxes = [_box_style(b) for b in layout.back_boxes(options.duplex, options.back_offset)]
+    back_rects = layout.back_boxes(options.duplex, options.back_offset)
+    back_boxes = [_box_style(b) for b in back_rects]
+    # The back's colour runs past each card's cut line, so a duplex print a little off
+    # register shows colour, not white paper, at the edges.
+    bleeds = [_box_style(Box(b.x - BACK_BLEED, b.y - BACK_BLEED, b.w + 2 * BACK_BLEED,
+                             b.h + 2 * BACK_BLEED)) for b in back_rects]
     pages = []
     for start in range(0, len(faces), layout.per_page):
         chunk = faces[start:start + layout.per_page]
-        pages.append({"kind": "face", "cards": list(zip(chunk, face_boxes, strict=False))})
+        pages.append({"kind": "face", "cards": list(zip(chunk, face_boxes, strict=False)),
+                      "bleeds": []})
         if options.duplex != "none":
-            pages.append({"kind": "back", "cards": list(zip(chunk, back_boxes, strict=False))})
+            pages.append({"kind": "back", "cards": list(zip(chunk, back_boxes, strict=False)),
+                          "bleeds": bleeds[:len(chunk)]})
     marks = [{"x": m.x1, "y": m.y1, "w": m.x2 - m.x1, "h": m.y2 - m.y1}
              for m in layout.crop_marks()]
     return env.get_template("cards.html.j2").render(

@@ -1295,3 +1295,29 @@ def test_json_shape(broken: Callable[[Files], PackError]) -> None:
 def test_pack_error_message_names_the_first_problem(broken: Callable[[Files], PackError]) -> None:
     error = broken(deck(("    cost: 3\n", "    cots: 3\n")))
     assert str(error) == "1 error(s) in pack; first: mini/decks/one.yaml:18:5: unknown key 'cots' in cards[1]"
+
+
+def test_w170_backs_differ_within_one_pile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          write_pack: Callable[[Path, Files], Path]) -> None:
+    """Two decks whose cards start in one zone print different backs: a warning; one
+    shared 'back:' silences it."""
+    pack = (MINI / "pack.yaml").read_text(encoding="utf-8")
+    one = (MINI / "decks" / "one.yaml").read_text(encoding="utf-8")
+    one = one.replace("tags: [main]", "tags: [main, pile]", 1)
+    two = ("deck:\n  id: two\n  name: Deck Two\n  tags: [pile]\ncards:\n"
+           "  - {id: page, name: Page, kind: unit, cost: 1}\n")
+    pack = pack.replace("  - decks/one.yaml\n", "  - decks/one.yaml\n  - decks/two.yaml\n")
+    rules = "zone pile: per_player, deck pile\nwin p when size(pile(p)) = 0\n"
+    files: Files = {"pack.yaml": pack + "rules: [rules/game.rules]\n", "decks/one.yaml": one,
+                    "decks/two.yaml": two, "rules/game.rules": rules}
+    assert _warnings(tmp_path, monkeypatch, write_pack, files) == """\
+mini/decks/two.yaml:2:7: warning[W170]: cards of decks 'mini:one' and 'mini:two' start in 'pile' but their backs differ ('Deck One', 'Deck Two'), so a face-down card shows which deck it came from
+   2 |   id: two
+     |       ^^^
+  note: mini/decks/one.yaml:2:7: this deck's back
+  hint: give these decks one 'back:' in their deck header
+1 warning."""
+    shared: Files = {"decks/one.yaml": one.replace("  tags:", "  back: Main\n  tags:", 1),
+                     "decks/two.yaml": two.replace("  tags:", "  back: Main\n  tags:", 1)}
+    (tmp_path / "again").mkdir()
+    assert _warnings(tmp_path / "again", monkeypatch, write_pack, files | shared) == ""

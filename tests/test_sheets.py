@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -333,3 +334,33 @@ def test_safe_pack_templates_pass(tmp_path: Path) -> None:
     (pack / "templates" / "legend.html.j2").write_text(
         '<a href="#top" class="x">{{ pack.name }}</a>\n', encoding="utf-8")
     assert set(compile_pack(pack).tables["templates"]) == {"sheet.css", "legend.html.j2"}
+
+
+@needs_poppler
+def test_pdf_backs_bleed_past_the_outer_cut_lines(mini_pdf: Path, tmp_path: Path) -> None:
+    """Duplex printing is never in perfect register: the back colour runs 2.5 mm past the
+    cut, and stops before the crop-mark margin."""
+    from decklore.compiler.sheets import BACK_BLEED
+
+    layout = sheet_layout("a4", "poker")
+    width, _, pixels = _page_pixels(mini_pdf, 2, tmp_path)
+    box = min(layout.back_boxes(), key=lambda b: b.x)
+    y = round((box.y + box.h / 2) / MM_PER_PX)
+
+    def grey(x_mm: float) -> int:
+        return pixels[y * width + round(x_mm / MM_PER_PX)]
+
+    assert grey(box.x - BACK_BLEED + 0.5) < 200  # coloured just inside the bleed
+    assert grey(box.x - BACK_BLEED - 1.0) > 250  # white paper beyond it
+
+
+def test_era_backs_do_not_tell_the_era_deck() -> None:
+    """Conflict cards are shuffled into the other player's draw pile: every Era deck's back
+    must read the same, or the blind commit and the setup race are given away."""
+    tables = compile_pack(ROOT / "cards" / "era").tables
+    html = render(tables, "cards", "html", PrintOptions())
+    backs = {re.sub(r"\s+", "", b) for b in
+             re.findall(r'<div class="back(?: longname)?">.*?</div>\s*</div>\s*</div>', html, re.S)}
+    assert len(backs) == 2  # the Era decks' back, and the bonus deck's (never in a pile)
+    for deck in ("Ancient Era", "Medieval Era", "Industrial Era", "Atomic Era"):
+        assert all(deck not in back for back in backs)
