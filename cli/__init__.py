@@ -235,7 +235,7 @@ def _write_sheet(tables: dict[str, Any], sheet: str, fmt: str, options: Any, eng
                  target: Path) -> list[Path]:
     """Render one sheet into TARGET (and its HTML beside a PDF); the paths written."""
     from decklore.compiler import write_atomic
-    from decklore.compiler.pdf import html_to_pdf
+    from decklore.compiler.card_pdf import sheet_pdf
     from decklore.compiler.sheets import render
 
     text = render(tables, sheet, fmt, options, tables.get("templates") or None)
@@ -244,7 +244,8 @@ def _write_sheet(tables: dict[str, Any], sheet: str, fmt: str, options: Any, eng
         return [target]
     html_path = target.with_suffix(".html")
     write_atomic(html_path, text.encode("utf-8"))
-    write_atomic(target, html_to_pdf(text, engine))
+    write_atomic(target, sheet_pdf(tables, sheet, text, options, engine,
+                                   tables.get("templates") or None))
     return [target, html_path]
 
 

@@ -234,8 +234,11 @@ BACK_BLEED = 2.5
 
 
 def render_cards(tables: dict[str, Any], options: PrintOptions,
-                 overrides: dict[str, str] | None = None) -> str:
-    """Print-and-play pages: every card with its copies, true size, then mirrored backs."""
+                 overrides: dict[str, str] | None = None, frame_only: bool = False) -> str:
+    """Print-and-play pages: every card with its copies, true size, then mirrored backs.
+
+    With ``frame_only`` the pages hold everything but the cards (marks, labels, the backs'
+    bleed), for ``card_pdf`` to place each distinct face on."""
     icons = _Icons.of(tables)
     decks = _decks(tables)
     faces = [card_view(card, tables, icons)
@@ -270,7 +273,65 @@ def render_cards(tables: dict[str, Any], options: PrintOptions,
         pack=tables["pack"], pages=pages, decks=decks, layout=layout, marks=marks,
         scale_bar=_box_style(layout.scale_bar()), label=_box_style(layout.label_box()),
         alignment=options.alignment_page and options.duplex != "none",
-        align_faces=face_boxes, align_backs=back_boxes, **_styles(options.theme, overrides))
+        align_faces=face_boxes, align_backs=back_boxes, frame_only=frame_only,
+        **_styles(options.theme, overrides))
+
+
+@dataclass(frozen=True)
+class CardSheetParts:
+    """A print-and-play sheet taken apart: its frame pages, each distinct face and back
+    once (one to a page), and which of those goes where on which frame page."""
+
+    frame_html: str
+    faces_html: str
+    placements: list[list[tuple[int, Box]]]
+    """For each frame page, (page of faces_html, box in mm from the top left)."""
+    paper: tuple[float, float]
+
+
+def card_sheet_parts(tables: dict[str, Any], options: PrintOptions,
+                     overrides: dict[str, str] | None = None) -> CardSheetParts:
+    """The parts ``card_pdf`` assembles into the same pages ``render_cards`` draws."""
+    icons = _Icons.of(tables)
+    decks = _decks(tables)
+    layout = options.layout()
+    unique: list[dict[str, Any]] = []
+    face_of: list[int] = []  # for each printed copy, its page among the distinct faces
+    seen: dict[str, int] = {}
+    for card in _ordered_cards(tables):
+        view = card_view(card, tables, icons)
+        key = repr(sorted((k, str(v)) for k, v in view.items()))
+        if key not in seen:
+            seen[key] = len(unique)
+            unique.append(view)
+        face_of += [seen[key]] * card["copies"]
+    backs: list[dict[str, Any]] = []
+    back_of: list[int] = []
+    back_seen: dict[str, int] = {}
+    for card in _ordered_cards(tables):
+        deck = decks[card["deck"]]
+        label = str(deck.get("back", deck["name"]))
+        if label not in back_seen:
+            back_seen[label] = len(backs)
+            backs.append(deck)
+        back_of += [len(unique) + back_seen[label]] * card["copies"]
+    faces_html = environment(overrides).get_template("cards-faces.html.j2").render(
+        pack=tables["pack"], faces=unique, backs=backs, layout=layout,
+        **_styles(options.theme, overrides))
+    face_boxes = layout.face_boxes()
+    back_boxes = layout.back_boxes(options.duplex, options.back_offset)
+    placements: list[list[tuple[int, Box]]] = []
+    for start in range(0, len(face_of), layout.per_page):
+        chunk = range(start, min(start + layout.per_page, len(face_of)))
+        placements.append([(face_of[i], box) for i, box in zip(chunk, face_boxes,
+                                                                 strict=False)])
+        if options.duplex != "none":
+            placements.append([(back_of[i], box) for i, box in zip(chunk, back_boxes,
+                                                                     strict=False)])
+    if options.alignment_page and options.duplex != "none":
+        placements += [[], []]
+    return CardSheetParts(render_cards(tables, options, overrides, frame_only=True),
+                          faces_html, placements, layout.paper)
 
 
 def list_rows(tables: dict[str, Any]) -> list[dict[str, Any]]:
@@ -320,19 +381,23 @@ def render_list(tables: dict[str, Any], fmt: str, theme: str = "standard",
     rows = list_rows(tables)
     fields = [spec for spec in tables["card_fields"] if spec.get("face") != "none"]
     if fmt == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["deck", "id", "name", "kind", "copies",
-                         *(spec["name"] for spec in fields), "locks", "keys", "symbols",
-                         "unique", "text"])
+        header = ["deck", "id", "name", "kind", "copies", *(spec["name"] for spec in fields),
+                  "locks", "keys", "symbols", "unique", "text"]
         cards = {card["id"]: card for card in tables["cards"]}
-        for r in rows:
-            card = cards[r["id"]]
-            writer.writerow([r["deck_name"], r["id"], r["name"], r["kind"] or "", r["copies"],
-                             *(_cell(card.get(spec["name"]), icons) for spec in fields),
-                             " ".join(r["lock_letters"]), " ".join(r["key_letters"]),
-                             r["symbols_text"], "yes" if r["unique"] else "",
-                             str(r["text"].striptags())])
+        table = [[r["deck_name"], r["id"], r["name"], r["kind"] or "", str(r["copies"]),
+                  *(_cell(cards[r["id"]].get(spec["name"]), icons) for spec in fields),
+                  " ".join(r["lock_letters"]), " ".join(r["key_letters"]),
+                  r["symbols_text"], "yes" if r["unique"] else "",
+                  _plain_text(cards[r["id"]]["text"], icons)] for r in rows]
+        # A column no card fills, or a second column of one name, only gets in the way.
+        keep = [i for i, name in enumerate(header)
+                if header.index(name) == i and any(row[i] for row in table)]
+        out = io.StringIO()
+        out.write("\ufeff")  # a BOM, so spreadsheet apps read the file as UTF-8
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow([header[i] for i in keep])
+        for row in table:
+            writer.writerow([row[i] for i in keep])
         return out.getvalue()
     decks = []
     for deck in tables["decks"]:

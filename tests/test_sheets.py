@@ -364,3 +364,25 @@ def test_era_backs_do_not_tell_the_era_deck() -> None:
     assert len(backs) == 2  # the Era decks' back, and the bonus deck's (never in a pile)
     for deck in ("Ancient Era", "Medieval Era", "Industrial Era", "Atomic Era"):
         assert all(deck not in back for back in backs)
+
+
+@needs_poppler
+def test_faces_laid_out_once_print_the_same_pages(mini_tables: dict[str, Any], mini_pdf: Path,
+                                                  tmp_path: Path) -> None:
+    """The fast card PDF (each distinct face and back laid out once, then placed) gives the
+    pages the whole-sheet HTML gives, pixel for pixel at 300 dpi within anti-aliasing."""
+    from decklore.compiler.card_pdf import cards_pdf, sheet_pdf
+
+    fast = tmp_path / "fast.pdf"
+    fast.write_bytes(cards_pdf(mini_tables, PrintOptions()))
+    assert _pdfinfo(fast)["Pages"] == _pdfinfo(mini_pdf)["Pages"]
+    for page in (1, 2):
+        _, _, slow_pixels = _page_pixels(mini_pdf, page, tmp_path)
+        _, _, fast_pixels = _page_pixels(fast, page, tmp_path)
+        assert len(fast_pixels) == len(slow_pixels)
+        differ = sum(1 for a, b in zip(slow_pixels, fast_pixels, strict=True) if abs(a - b) > 64)
+        assert differ < len(slow_pixels) // 10_000, (page, differ)
+    html = render(mini_tables, "cards", "html", PrintOptions())
+    overridden = sheet_pdf(mini_tables, "cards", html, PrintOptions(),
+                           overrides={"cards.html.j2": "x"})
+    assert overridden == html_to_pdf(html)  # a pack's own sheet template prints as written
