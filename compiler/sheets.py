@@ -151,15 +151,19 @@ def card_view(card: dict[str, Any], tables: dict[str, Any], icons: _Icons) -> di
     kinds = {k["id"]: k for k in tables["card_kinds"]}
     kind = kinds.get(card["kind"] or "", {})
 
+    hidden = set(kind.get("face_hides") or ())
+
     def slot(name: str) -> Any:
-        specs = slots.get(name, [])
+        specs = [s for s in slots.get(name, []) if s["name"] not in hidden]
         return card.get(specs[0]["name"]) if specs else None
 
     defense = slot("defense")
     footer = []
     for spec in slots.get("footer", []):
         value = card.get(spec["name"])
-        if value not in (None, False, "", []):
+        # A value the card leaves at its default (no food needed, 0 VP) says nothing.
+        if value not in (None, False, "", []) and spec["name"] not in hidden \
+                and value != spec.get("default"):
             footer.append({"label": spec["label"], "value": _plain(value, icons)})
     entries = card["symbols"]
     return {
