@@ -441,7 +441,32 @@ def render_legend(tables: dict[str, Any], fmt: str = "html", theme: str = "stand
             "lock": any(item["lock"] for item in printed)}
     template = "legend.md.j2" if fmt == "md" else "legend.html.j2"
     return environment(overrides).get_template(template).render(
-        pack=tables["pack"], symbols=symbols, uses=uses, **_styles(theme, overrides))
+        pack=tables["pack"], symbols=symbols, uses=uses, anatomy=card_anatomy(tables),
+        **_styles(theme, overrides))
+
+
+_PLACES = {"cost": "Circle at the top left", "cost2": "Small circle beside it",
+           "cost2_lock": "Letter on that small circle", "title_lock": "Letter by the name",
+           "stars": "Down the left side", "defense": "Badge at the bottom right",
+           "footer": "Text box, under the rules"}
+"""Where each face slot sits on a card, as the face templates draw it."""
+
+
+def card_anatomy(tables: dict[str, Any]) -> list[dict[str, str]]:
+    """Where each of the pack's card fields prints on a face (its ``face:`` declaration), in
+    the order a player's eye meets them: the legend's card-anatomy panel."""
+    rows = [{"place": "Top", "what": "Name, and the card's kind"},
+            {"place": "Middle", "what": "Symbols the card gives, then its text"}]
+    order = list(_PLACES)
+    fields = sorted((f for f in tables["card_fields"] if f.get("face", "footer") in _PLACES),
+                    key=lambda f: order.index(f.get("face", "footer")))
+    for spec in fields:
+        face = spec.get("face", "footer")
+        rows.append({"place": _PLACES[face],
+                     "what": f"{spec['label']}: {spec['description'].rstrip('.')}"
+                     if spec.get("description") else spec["label"]})
+    rows.append({"place": "Bottom left", "what": "Copies of the card in its deck (×2)"})
+    return rows
 
 
 def render_reference(tables: dict[str, Any], fmt: str = "html", theme: str = "standard",

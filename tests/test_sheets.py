@@ -386,3 +386,22 @@ def test_faces_laid_out_once_print_the_same_pages(mini_tables: dict[str, Any], m
     overridden = sheet_pdf(mini_tables, "cards", html, PrintOptions(),
                            overrides={"cards.html.j2": "x"})
     assert overridden == html_to_pdf(html)  # a pack's own sheet template prints as written
+
+
+def test_print_shop_panel_outline_is_inside_the_safe_zone(mini_tables: dict[str, Any]) -> None:
+    """A print shop's cut may wander up to the safe margin: the panel's outline must lie
+    inside it, or some cards are cut through their frame."""
+    options = PrintOptions(print_shop=True)
+    html = render(mini_tables, "cards", "html", options)
+    inset = float(re.search(r"\.face \.inner \{ position: absolute; inset: ([0-9.]+)mm",
+                            html).group(1))  # type: ignore[union-attr]
+    assert inset > options.safe
+
+
+def test_legend_has_a_card_anatomy_panel_from_the_face_declarations() -> None:
+    tables = compile_pack(ROOT / "cards" / "era").tables
+    text = render(tables, "legend", "md", PrintOptions())
+    labels = {f["face"]: f["label"] for f in tables["card_fields"] if f.get("face")}
+    assert f"| Circle at the top left | {labels['cost']}" in text
+    assert f"| Badge at the bottom right | {labels['defense']}" in text
+    assert f"| Down the left side | {labels['stars']}" in text
