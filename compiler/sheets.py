@@ -465,7 +465,7 @@ def card_anatomy(tables: dict[str, Any]) -> list[dict[str, str]]:
         rows.append({"place": _PLACES[face],
                      "what": f"{spec['label']}: {spec['description'].rstrip('.')}"
                      if spec.get("description") else spec["label"]})
-    rows.append({"place": "Bottom left", "what": "Copies of the card in its deck (×2)"})
+    rows.append({"place": "Bottom left", "what": "How many copies of the card its deck holds"})
     return rows
 
 
