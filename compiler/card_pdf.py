@@ -58,15 +58,21 @@ def assemble(parts: CardSheetParts) -> bytes:
 
     writer = PdfWriter(clone_from=PdfReader(io.BytesIO(html_to_pdf(parts.frame_html))))
     forms = []
+    width, card_height = parts.card[0] * _PT, parts.card[1] * _PT
     for page in PdfReader(io.BytesIO(html_to_pdf(parts.faces_html))).pages:
         contents = page.get_contents()
         form = DecodedStreamObject()
         form.set_data(contents.get_data() if contents is not None else b"")
         resources = page.get("/Resources")
+        top = float(page.mediabox.top)
         form.update({
             NameObject("/Type"): NameObject("/XObject"),
             NameObject("/Subtype"): NameObject("/Form"),
-            NameObject("/BBox"): ArrayObject([FloatObject(v) for v in page.mediabox]),
+            # The card is the top of the page: the box clips away the room below it.
+            NameObject("/BBox"): ArrayObject([FloatObject(v) for v in (
+                0, top - card_height, width, top)]),
+            NameObject("/Matrix"): ArrayObject([FloatObject(v) for v in (
+                1, 0, 0, 1, 0, card_height - top)]),
             NameObject("/Resources"): resources.get_object().clone(writer)
             if resources is not None else DictionaryObject(),
         })

@@ -291,6 +291,8 @@ class CardSheetParts:
     placements: list[list[tuple[int, Box]]]
     """For each frame page, (page of faces_html, box in mm from the top left)."""
     paper: tuple[float, float]
+    card: tuple[float, float]
+    """The card's size: it fills the top of each page of faces_html."""
 
 
 def card_sheet_parts(tables: dict[str, Any], options: PrintOptions,
@@ -335,7 +337,7 @@ def card_sheet_parts(tables: dict[str, Any], options: PrintOptions,
     if options.alignment_page and options.duplex != "none":
         placements += [[], []]
     return CardSheetParts(render_cards(tables, options, overrides, frame_only=True),
-                          faces_html, placements, layout.paper)
+                          faces_html, placements, layout.paper, layout.card)
 
 
 def list_rows(tables: dict[str, Any]) -> list[dict[str, Any]]:
