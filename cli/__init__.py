@@ -298,7 +298,7 @@ def _write_sheet(tables: dict[str, Any], sheet: str, fmt: str, options: Any, eng
                  target: Path) -> list[Path]:
     """Render one sheet into TARGET (and its HTML beside a PDF); the paths written."""
     from decklore.compiler import write_atomic
-    from decklore.compiler.pdf import html_to_pdf
+    from decklore.compiler.card_pdf import sheet_pdf
     from decklore.compiler.sheets import render
 
     text = render(tables, sheet, fmt, options, tables.get("templates") or None)
@@ -307,7 +307,8 @@ def _write_sheet(tables: dict[str, Any], sheet: str, fmt: str, options: Any, eng
         return [target]
     html_path = target.with_suffix(".html")
     write_atomic(html_path, text.encode("utf-8"))
-    write_atomic(target, html_to_pdf(text, engine))
+    write_atomic(target, sheet_pdf(tables, sheet, text, options, engine,
+                                   tables.get("templates") or None))
     return [target, html_path]
 
 
@@ -494,29 +495,38 @@ def schema(out_dir: Path, pack: str | None) -> None:
 
 @cli.command()
 @click.argument("pack", shell_complete=complete_pack)
+@click.option("--exact", is_flag=True,
+              help="Every rule, exactly as the engine runs it (for designers), instead of "
+              "the player reference.")
 @cache_option
 @format_option
 @_guard
-def reference(pack: str, cache: bool, fmt: str) -> None:
-    """Print PACK's rules in plain English, as a turn reference reads them."""
-    from decklore.compiler.rules_english import outline, to_text
+def reference(pack: str, exact: bool, cache: bool, fmt: str) -> None:
+    """Print PACK's rules in plain English: the player reference, or --exact."""
+    from decklore.compiler import rules_english, rules_player
 
     result = _compile(pack, fmt, cache, False)
     if result is None:
         sys.exit(EXIT_INVALID)
-    sections = outline(result.tables)
+    sections = rules_english.outline(result.tables)
+    player = rules_player.player_reference(result.tables) if sections and not exact else None
     if fmt == "json":
         import json
         from dataclasses import asdict
 
-        click.echo(json.dumps({"sections": [asdict(section) for section in sections]},
-                              indent=2, ensure_ascii=False))
+        body: dict[str, Any] = (
+            {"sections": [asdict(section) for section in sections]} if exact or player is None
+            else {"reference": asdict(player)})
+        click.echo(json.dumps(body, indent=2, ensure_ascii=False))
         return
     if not sections:
         click.echo(f"{result.summary['id']} has no rules files yet", err=True)
         return
-    click.echo(to_text(sections), nl=False)
-
+    if exact or player is None:
+        click.echo(rules_english.to_text(sections), nl=False)
+        return
+    click.echo(rules_player.to_text(player, rules_player.symbol_names(result.tables)),
+               nl=False)
 
 @cli.command(name="fmt")
 @click.argument("files", nargs=-1, required=True,

@@ -77,6 +77,31 @@ def check_deck_rules(manifest: Manifest, decks: list[DeckData], diags: Diagnosti
                             rule.description, notes=[(rule.span, "rule defined here")])
 
 
+def check_backs(decks: list[DeckData], rules: dict[str, Any] | None,
+                diags: Diagnostics) -> None:
+    """Cards that start in one zone must share a back (W170): a face-down card whose back
+    names its deck tells an opponent where it came from (ERA's conflict cards, shuffled into
+    the other player's deck, would be seen coming)."""
+    for zone in (rules or {}).get("zones", []):
+        tag = zone.get("deck") if isinstance(zone.get("deck"), str) else zone.get("holds")
+        if not tag:
+            continue
+        members = [d for d in decks if tag in d.row["tags"]]
+        backs = {d.row.get("back", d.row["name"]) for d in members}
+        if len(backs) > 1:
+            first = members[0]
+            other = next(d for d in members
+                         if d.row.get("back", d.row["name"]) != first.row.get(
+                             "back", first.row["name"]))
+            diags.warning("W170", f"cards of decks '{first.row['id']}' and "
+                          f"'{other.row['id']}' start in '{zone['name']}' but their backs "
+                          f"differ ('{first.row.get('back', first.row['name'])}', "
+                          f"'{other.row.get('back', other.row['name'])}'), so a face-down "
+                          "card shows which deck it came from", other.id_span,
+                          "give these decks one 'back:' in their deck header",
+                          notes=[(first.id_span, "this deck's back")])
+
+
 def check_ai(manifest: Manifest, rules: dict[str, Any] | None, diags: Diagnostics) -> None:
     """The greedy agent's weights must name a player's counter, a symbol or a player's zone."""
     ai = manifest.ai

@@ -197,6 +197,8 @@ class DeckCompiler:
             "cards": [c["id"] for c in cards],
             "origin": {"pack": m.id, "file": rel, "line": data.key_pos["deck"][0]},
         }
+        if "back" in header:  # only when given, so packs without backs keep their tables
+            deck_row["back"] = header["back"]
         return DeckData(deck_row, cards, spans, header.value_span("id"))
 
     def _from_template(self, raw: LocatedDict) -> LocatedDict | None:

@@ -179,7 +179,16 @@ def _build(data: LocatedDict, pack_dir: Path, display: str, diags: Diagnostics) 
             "counts_under": bool(kind.get("counts_under", False)),
             "_span": data["card_kinds"].item_span(i),
         }  # fmt: skip
+        if "face_hides" in kind:  # only when given, so other packs' tables stay as they were
+            kinds[kind["id"]]["face_hides"] = list(kind["face_hides"])
     fields = _fields(data, diags)
+    for kind in data.get("card_kinds", []):
+        hides: Any = kind.get("face_hides") or []
+        for index, name in enumerate(hides):
+            if name not in fields:
+                diags.error("E172", f"card kind '{kind['id']}' hides '{name}', which is not a "
+                            "declared card field", hides.item_span(index),
+                            suggest(name, list(fields)) or "name a field under card_fields")
     stacking = _stacking(data, fields, diags)
     deck_rules = _deck_rules(data, kinds, diags)
     deck_files = _paths(data, "decks")

@@ -99,6 +99,7 @@ def _check_pack(manifest: Manifest, decks: list[DeckData], uses: Any,
     checks.check_references(cards, uses, diags)
     checks.check_locks(uses, diags)
     checks.check_deck_rules(manifest, decks, diags)
+    checks.check_backs(decks, rules, diags)
     checks.check_ai(manifest, rules, diags)
     if warnings_as_errors:
         diags.items[:] = [_as_error(d) for d in diags.items]

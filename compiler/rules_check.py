@@ -27,6 +27,7 @@ from decklore.compiler.rules_builtins import (
     VISIBILITY,
     ZONE_OPTIONS,
 )
+from decklore.compiler.rules_says import check_wording
 
 IR = dict[str, Any]
 FIELD_TYPES = {"int": "number", "bool": "bool", "text": "text", "enum": "text", "lock": "lock",
@@ -101,6 +102,7 @@ class RulesChecker:
         self.define_types: dict[str, str] = {}
         self._defining: set[str] = set()
         self.player_var = "p"
+        self.worded: list[tuple[n.Says, Any]] = []  # says lines and what each describes
 
     # --- entry point -------------------------------------------------------------------
 
@@ -125,6 +127,9 @@ class RulesChecker:
             self._lower_decl(decl, ir)
         self._warn_unused()
         self._warn_unfilled()
+        if not self.diags.has_errors:
+            check_wording(ir, self.worded, {s.split(":")[-1] for s in self.m.symbols},
+                          self.diags)
         return ir
 
     # --- declarations ------------------------------------------------------------------
@@ -188,6 +193,9 @@ class RulesChecker:
             kind, body = self._expr(decl.body, scope)
             ir["defines"][decl.name] = {"params": list(params), "body": body, "type": kind,
                                         "at": self._origin(decl.span)}
+            if decl.says is not None:
+                ir["defines"][decl.name]["says"] = decl.says.text
+                self.worded.append((decl.says, decl.name))
         elif isinstance(decl, n.ActionDecl):
             params = decl.params or ()
             scope = _Scope({p: "any" for p in params})
@@ -196,6 +204,9 @@ class RulesChecker:
                 "limit": self._limit(decl.limit), "body": self._block(decl.body, scope),
                 "at": self._origin(decl.span),
             }
+            if decl.says is not None:
+                ir["actions"][decl.name]["says"] = decl.says.text
+                self.worded.append((decl.says, decl.name))
         elif isinstance(decl, n.Flow):
             ir["flow"].append(self._flow(decl, "", _Scope()))
         elif isinstance(decl, n.Trigger):
@@ -343,6 +354,11 @@ class RulesChecker:
                 out[member.time] = self._block(member.body, scope)
             elif isinstance(member, n.Order):
                 out["order"] = self._typed(member.expr, scope, "players")[1]
+            elif isinstance(member, n.Says):
+                out.setdefault("says", []).append(member.text)
+                self.worded.append((member, out))
+            elif isinstance(member, n.Note):
+                out.setdefault("notes", []).append(member.text)
             else:
                 body.append(member)
         if body and out["children"]:
@@ -365,9 +381,13 @@ class RulesChecker:
                              f"({', '.join(types)}), not {len(trigger.params)}", trigger.span,
                              f"write when {trigger.event}({', '.join(t[0] for t in types)})")
         scope = _Scope(dict(zip(trigger.params, types, strict=False)))
-        return {"event": trigger.event, "params": list(trigger.params),
-                "where": self._condition(trigger.where, scope) if trigger.where else None,
-                "body": self._block(trigger.body, scope), "at": self._origin(trigger.span)}
+        out: IR = {"event": trigger.event, "params": list(trigger.params),
+                   "where": self._condition(trigger.where, scope) if trigger.where else None,
+                   "body": self._block(trigger.body, scope), "at": self._origin(trigger.span)}
+        if trigger.says is not None:
+            out["says"] = trigger.says.text
+            self.worded.append((trigger.says, out))
+        return out
 
     def _limit(self, limit: n.Limit | None) -> IR | None:
         return None if limit is None else {"count": limit.count, "per": limit.period}

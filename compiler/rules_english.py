@@ -318,10 +318,10 @@ class English:
         return Step(f"Pay {self.expr(s['amount'])} from {' or '.join(parts)}, "
                     f"one at a time; {change}.")
 
-    def _s_let(self, s: IR) -> Step:
+    def _s_let(self, s: IR) -> Step | None:
         return Step(f"Let {s['name']} be {self.expr(s['value'])}.")
 
-    def _s_call(self, s: IR) -> Step:
+    def _s_call(self, s: IR) -> Step | None:
         action = self.actions.get(s["action"], {})
         label = action.get("label", s["action"].replace("_", " "))
         params = action.get("params", [])

@@ -212,15 +212,22 @@ class _Printer:
         elif isinstance(d, n.ConstDecl):
             self.emit(f"const {d.name} = {expr(d.value)}", 0, line)
         elif isinstance(d, n.DefineDecl):
-            self.emit(f"define {d.name}{_params(d.params)} = {expr(d.body)}", 0, line)
+            says = f" says {quote(d.says.text)}" if d.says is not None else ""
+            self.emit(f"define {d.name}{_params(d.params)} = {expr(d.body)}{says}", 0, line)
         elif isinstance(d, n.ActionDecl):
-            self.header(f"action {d.name}{_params(d.params)}{_label(d.label)}"
-                        f"{_limit(d.limit)}", d.body, 0, line)
+            self.emit(f"action {d.name}{_params(d.params)}{_label(d.label)}"
+                      f"{_limit(d.limit)}:", 0, line)
+            if d.says is not None:
+                self.emit(f"says {quote(d.says.text)}", 1, d.says.span.line)
+            self.block(d.body, 1)
         elif isinstance(d, n.Flow):
             self.flow(d, 0)
         elif isinstance(d, n.Trigger):
             where = f" where {expr(d.where)}" if d.where is not None else ""
-            self.header(f"when {d.event}({', '.join(d.params)}){where}", d.body, 0, line)
+            self.emit(f"when {d.event}({', '.join(d.params)}){where}:", 0, line)
+            if d.says is not None:
+                self.emit(f"says {quote(d.says.text)}", 1, d.says.span.line)
+            self.block(d.body, 1)
         elif isinstance(d, n.Outcome):
             self.emit(f"{d.kind} {d.player} when {expr(d.condition)}{_label(d.label)}", 0,
                       line)
@@ -239,6 +246,10 @@ class _Printer:
                 self.header(f"at {member.time}", member.body, depth + 1, member.span.line)
             elif isinstance(member, n.Order):
                 self.emit(f"order: {expr(member.expr)}", depth + 1, member.span.line)
+            elif isinstance(member, n.Says):
+                self.emit(f"says {quote(member.text)}", depth + 1, member.span.line)
+            elif isinstance(member, n.Note):
+                self.emit(f"note {quote(member.text)}", depth + 1, member.span.line)
             else:
                 self.statement(member, depth + 1)
 

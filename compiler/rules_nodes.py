@@ -444,6 +444,7 @@ class ChoiceOption:
     when: Expr | None
     limit: Limit | None
     body: Block
+    says: Says | None = None
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -512,6 +513,22 @@ class StateDecl:
 
 
 @dataclass(frozen=True, slots=True)
+class Says:
+    """How the player reference words a block or definition (``says "…"``), or a note."""
+
+    text: str
+    span: Span = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A sentence printed under a section of the player reference (``note "…"``)."""
+
+    text: str
+    span: Span = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
 class ConstDecl:
     """A named constant."""
 
@@ -527,6 +544,7 @@ class DefineDecl:
     name: str
     params: tuple[str, ...] | None
     body: Expr
+    says: Says | None = None
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -539,6 +557,7 @@ class ActionDecl:
     label: str | None
     limit: Limit | None
     body: Block
+    says: Says | None = None
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -566,7 +585,7 @@ class Flow:
     kind: str
     name: str | None
     label: str | None
-    members: tuple[Flow | Hook | Order | Statement, ...]
+    members: tuple[Flow | Hook | Order | Says | Note | Statement, ...]
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -578,6 +597,7 @@ class Trigger:
     params: tuple[str, ...]
     where: Expr | None
     body: Block
+    says: Says | None = None
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 

@@ -94,6 +94,10 @@ class _Build(Transformer[Token, Any]):
     def _s(self, meta: Any) -> Span:
         return _span(self.file, meta)
 
+    def _token_span(self, token: Token) -> Span:
+        return Span(self.file, token.line or 0, token.column or 0, token.end_line or 0,
+                    token.end_column or 0)
+
     # declarations
     def start(self, meta: Any, items: list[Any]) -> n.Program:
         return n.Program(tuple(items), span=self._s(meta))
@@ -124,15 +128,32 @@ class _Build(Transformer[Token, Any]):
         return n.ConstDecl(str(items[0]), items[1], span=self._s(meta))
 
     def define_decl(self, meta: Any, items: list[Any]) -> n.DefineDecl:
-        name, params, body = items
-        return n.DefineDecl(str(name), params, body, span=self._s(meta))
+        name, params, body, says = items
+        return n.DefineDecl(str(name), params, body, says, span=self._s(meta))
+
+    def says_tail(self, meta: Any, items: list[Any]) -> n.Says:
+        return n.Says(_unquote(str(items[0])), span=self._token_span(items[0]))
+
+    def says(self, meta: Any, items: list[Any]) -> n.Says:
+        return n.Says(_unquote(str(items[0])), span=self._token_span(items[0]))
+
+    def note(self, meta: Any, items: list[Any]) -> n.Note:
+        return n.Note(_unquote(str(items[0])), span=self._token_span(items[0]))
+
+    def action_body(self, meta: Any, items: list[Any]) -> tuple[n.Says, n.Block]:
+        says, *statements = items
+        return says, tuple(statements)
 
     def params(self, meta: Any, items: list[Any]) -> tuple[str, ...]:
         return tuple(str(t) for t in items if t is not None)
 
     def action_decl(self, meta: Any, items: list[Any]) -> n.ActionDecl:
         name, params, label, limit, body = items
-        return n.ActionDecl(str(name), params, _text(label), limit, body, span=self._s(meta))
+        says = None
+        if isinstance(body, tuple) and body and isinstance(body[0], n.Says):
+            says, body = body
+        return n.ActionDecl(str(name), params, _text(label), limit, body, says,
+                            span=self._s(meta))
 
     def limit_once(self, meta: Any, items: list[Any]) -> n.Limit:
         return n.Limit(1, items[0], span=self._s(meta))
@@ -154,7 +175,10 @@ class _Build(Transformer[Token, Any]):
         event, *rest = items
         where, body = rest[-2], rest[-1]
         params = tuple(str(t) for t in rest[:-2] if t is not None)
-        return n.Trigger(str(event), params, where, body, span=self._s(meta))
+        says = None
+        if isinstance(body, tuple) and body and isinstance(body[0], n.Says):
+            says, body = body
+        return n.Trigger(str(event), params, where, body, says, span=self._s(meta))
 
     def outcome(self, meta: Any, items: list[Any]) -> n.Outcome:
         kind, player, condition, label = items

@@ -17,7 +17,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from decklore.compiler.layout import Box, PrintShopLayout, SheetLayout, sheet_layout
-from decklore.compiler.rules_english import outline
+from decklore.compiler.rules_player import PlayerSection, player_reference
 from decklore.compiler.sheet_sandbox import (
     SheetSandbox,
     builtin_source,
@@ -142,15 +142,19 @@ def card_view(card: dict[str, Any], tables: dict[str, Any], icons: _Icons) -> di
     kinds = {k["id"]: k for k in tables["card_kinds"]}
     kind = kinds.get(card["kind"] or "", {})
 
+    hidden = set(kind.get("face_hides") or ())
+
     def slot(name: str) -> Any:
-        specs = slots.get(name, [])
+        specs = [s for s in slots.get(name, []) if s["name"] not in hidden]
         return card.get(specs[0]["name"]) if specs else None
 
     defense = slot("defense")
     footer = []
     for spec in slots.get("footer", []):
         value = card.get(spec["name"])
-        if value not in (None, False, "", []):
+        # A value the card leaves at its default (no food needed, 0 VP) says nothing.
+        if value not in (None, False, "", []) and spec["name"] not in hidden \
+                and value != spec.get("default"):
             footer.append({"label": spec["label"], "value": _plain(value, icons)})
     entries = card["symbols"]
     return {
@@ -220,9 +224,16 @@ def _box_style(box: Box) -> str:
             f"height:{box.h:.3f}mm")
 
 
+BACK_BLEED = 2.5
+"""How far (mm) a back's colour runs past its card's cut line on print-and-play sheets."""
+
+
 def render_cards(tables: dict[str, Any], options: PrintOptions,
-                 overrides: dict[str, str] | None = None) -> str:
-    """Print-and-play pages: every card with its copies, true size, then mirrored backs."""
+                 overrides: dict[str, str] | None = None, frame_only: bool = False) -> str:
+    """Print-and-play pages: every card with its copies, true size, then mirrored backs.
+
+    With ``frame_only`` the pages hold everything but the cards (marks, labels, the backs'
+    bleed), for ``card_pdf`` to place each distinct face on."""
     icons = _Icons.of(tables)
     decks = _decks(tables)
     faces = [card_view(card, tables, icons)
@@ -237,20 +248,87 @@ def render_cards(tables: dict[str, Any], options: PrintOptions,
             **_styles(options.theme, overrides))
     layout = options.layout()
     face_boxes = [_box_style(b) for b in layout.face_boxes()]
-    back_boxes = [_box_style(b) for b in layout.back_boxes(options.duplex, options.back_offset)]
+    back_rects = layout.back_boxes(options.duplex, options.back_offset)
+    back_boxes = [_box_style(b) for b in back_rects]
+    # The back's colour runs past each card's cut line, so a duplex print a little off
+    # register shows colour, not white paper, at the edges.
+    bleeds = [_box_style(Box(b.x - BACK_BLEED, b.y - BACK_BLEED, b.w + 2 * BACK_BLEED,
+                             b.h + 2 * BACK_BLEED)) for b in back_rects]
     pages = []
     for start in range(0, len(faces), layout.per_page):
         chunk = faces[start:start + layout.per_page]
-        pages.append({"kind": "face", "cards": list(zip(chunk, face_boxes, strict=False))})
+        pages.append({"kind": "face", "cards": list(zip(chunk, face_boxes, strict=False)),
+                      "bleeds": []})
         if options.duplex != "none":
-            pages.append({"kind": "back", "cards": list(zip(chunk, back_boxes, strict=False))})
+            pages.append({"kind": "back", "cards": list(zip(chunk, back_boxes, strict=False)),
+                          "bleeds": bleeds[:len(chunk)]})
     marks = [{"x": m.x1, "y": m.y1, "w": m.x2 - m.x1, "h": m.y2 - m.y1}
              for m in layout.crop_marks()]
     return env.get_template("cards.html.j2").render(
         pack=tables["pack"], pages=pages, decks=decks, layout=layout, marks=marks,
         scale_bar=_box_style(layout.scale_bar()), label=_box_style(layout.label_box()),
         alignment=options.alignment_page and options.duplex != "none",
-        align_faces=face_boxes, align_backs=back_boxes, **_styles(options.theme, overrides))
+        align_faces=face_boxes, align_backs=back_boxes, frame_only=frame_only,
+        **_styles(options.theme, overrides))
+
+
+@dataclass(frozen=True)
+class CardSheetParts:
+    """A print-and-play sheet taken apart: its frame pages, each distinct face and back
+    once (one to a page), and which of those goes where on which frame page."""
+
+    frame_html: str
+    faces_html: str
+    placements: list[list[tuple[int, Box]]]
+    """For each frame page, (page of faces_html, box in mm from the top left)."""
+    paper: tuple[float, float]
+    card: tuple[float, float]
+    """The card's size: it fills the top of each page of faces_html."""
+
+
+def card_sheet_parts(tables: dict[str, Any], options: PrintOptions,
+                     overrides: dict[str, str] | None = None) -> CardSheetParts:
+    """The parts ``card_pdf`` assembles into the same pages ``render_cards`` draws."""
+    icons = _Icons.of(tables)
+    decks = _decks(tables)
+    layout = options.layout()
+    unique: list[dict[str, Any]] = []
+    face_of: list[int] = []  # for each printed copy, its page among the distinct faces
+    seen: dict[str, int] = {}
+    for card in _ordered_cards(tables):
+        view = card_view(card, tables, icons)
+        key = repr(sorted((k, str(v)) for k, v in view.items()))
+        if key not in seen:
+            seen[key] = len(unique)
+            unique.append(view)
+        face_of += [seen[key]] * card["copies"]
+    backs: list[dict[str, Any]] = []
+    back_of: list[int] = []
+    back_seen: dict[str, int] = {}
+    for card in _ordered_cards(tables):
+        deck = decks[card["deck"]]
+        label = str(deck.get("back", deck["name"]))
+        if label not in back_seen:
+            back_seen[label] = len(backs)
+            backs.append(deck)
+        back_of += [len(unique) + back_seen[label]] * card["copies"]
+    faces_html = environment(overrides).get_template("cards-faces.html.j2").render(
+        pack=tables["pack"], faces=unique, backs=backs, layout=layout,
+        **_styles(options.theme, overrides))
+    face_boxes = layout.face_boxes()
+    back_boxes = layout.back_boxes(options.duplex, options.back_offset)
+    placements: list[list[tuple[int, Box]]] = []
+    for start in range(0, len(face_of), layout.per_page):
+        chunk = range(start, min(start + layout.per_page, len(face_of)))
+        placements.append([(face_of[i], box) for i, box in zip(chunk, face_boxes,
+                                                                 strict=False)])
+        if options.duplex != "none":
+            placements.append([(back_of[i], box) for i, box in zip(chunk, back_boxes,
+                                                                     strict=False)])
+    if options.alignment_page and options.duplex != "none":
+        placements += [[], []]
+    return CardSheetParts(render_cards(tables, options, overrides, frame_only=True),
+                          faces_html, placements, layout.paper, layout.card)
 
 
 def list_rows(tables: dict[str, Any]) -> list[dict[str, Any]]:
@@ -300,19 +378,23 @@ def render_list(tables: dict[str, Any], fmt: str, theme: str = "standard",
     rows = list_rows(tables)
     fields = [spec for spec in tables["card_fields"] if spec.get("face") != "none"]
     if fmt == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["deck", "id", "name", "kind", "copies",
-                         *(spec["name"] for spec in fields), "locks", "keys", "symbols",
-                         "unique", "text"])
+        header = ["deck", "id", "name", "kind", "copies", *(spec["name"] for spec in fields),
+                  "locks", "keys", "symbols", "unique", "text"]
         cards = {card["id"]: card for card in tables["cards"]}
-        for r in rows:
-            card = cards[r["id"]]
-            writer.writerow([r["deck_name"], r["id"], r["name"], r["kind"] or "", r["copies"],
-                             *(_cell(card.get(spec["name"]), icons) for spec in fields),
-                             " ".join(r["lock_letters"]), " ".join(r["key_letters"]),
-                             r["symbols_text"], "yes" if r["unique"] else "",
-                             str(r["text"].striptags())])
+        table = [[r["deck_name"], r["id"], r["name"], r["kind"] or "", str(r["copies"]),
+                  *(_cell(cards[r["id"]].get(spec["name"]), icons) for spec in fields),
+                  " ".join(r["lock_letters"]), " ".join(r["key_letters"]),
+                  r["symbols_text"], "yes" if r["unique"] else "",
+                  _plain_text(cards[r["id"]]["text"], icons)] for r in rows]
+        # A column no card fills, or a second column of one name, only gets in the way.
+        keep = [i for i, name in enumerate(header)
+                if header.index(name) == i and any(row[i] for row in table)]
+        out = io.StringIO()
+        out.write("\ufeff")  # a BOM, so spreadsheet apps read the file as UTF-8
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow([header[i] for i in keep])
+        for row in table:
+            writer.writerow([row[i] for i in keep])
         return out.getvalue()
     decks = []
     for deck in tables["decks"]:
@@ -352,38 +434,102 @@ def render_legend(tables: dict[str, Any], fmt: str = "html", theme: str = "stand
             "lock": any(item["lock"] for item in printed)}
     template = "legend.md.j2" if fmt == "md" else "legend.html.j2"
     return environment(overrides).get_template(template).render(
-        pack=tables["pack"], symbols=symbols, uses=uses, **_styles(theme, overrides))
+        pack=tables["pack"], symbols=symbols, uses=uses, anatomy=card_anatomy(tables),
+        **_styles(theme, overrides))
+
+
+_PLACES = {"cost": "Circle at the top left", "cost2": "Small circle beside it",
+           "cost2_lock": "Letter on that small circle", "title_lock": "Letter by the name",
+           "stars": "Down the left side", "defense": "Badge at the bottom right",
+           "footer": "Text box, under the rules"}
+"""Where each face slot sits on a card, as the face templates draw it."""
+
+
+def card_anatomy(tables: dict[str, Any]) -> list[dict[str, str]]:
+    """Where each of the pack's card fields prints on a face (its ``face:`` declaration), in
+    the order a player's eye meets them: the legend's card-anatomy panel."""
+    rows = [{"place": "Top", "what": "Name, and the card's kind"},
+            {"place": "Middle", "what": "Symbols the card gives, then its text"}]
+    order = list(_PLACES)
+    fields = sorted((f for f in tables["card_fields"] if f.get("face", "footer") in _PLACES),
+                    key=lambda f: order.index(f.get("face", "footer")))
+    for spec in fields:
+        face = spec.get("face", "footer")
+        rows.append({"place": _PLACES[face],
+                     "what": f"{spec['label']}: {spec['description'].rstrip('.')}"
+                     if spec.get("description") else spec["label"]})
+    rows.append({"place": "Bottom left", "what": "How many copies of the card its deck holds"})
+    return rows
 
 
 def render_reference(tables: dict[str, Any], fmt: str = "html", theme: str = "standard",
                      overrides: dict[str, str] | None = None) -> str:
-    """The turn reference: the rules program's plain-English outline, with icons."""
+    """The player reference (``rules_player``): goal, setup, the turn, with icons inline."""
     icons = _Icons.of(tables)
-    sections = outline(tables)
+    ref = player_reference(tables)
 
     def convert(steps: list[Any]) -> list[dict[str, Any]]:
-        return [{"text": rich_text(s.text, icons), "plain": s.text,
+        return [{"text": rich_text(s.text, icons), "plain": _plain_text(s.text, icons),
                  "children": convert(s.children)} for s in steps]
 
-    view = [{"title": s.title, "kind": s.kind, "steps": convert(s.steps)} for s in sections]
+    def section(s: PlayerSection) -> dict[str, Any]:
+        return {"title": s.title, "number": s.number, "automatic": s.automatic,
+                "steps": convert(s.steps), "notes": [rich_text(n, icons) for n in s.notes],
+                "notes_plain": [_plain_text(n, icons) for n in s.notes]}
+
+    view: dict[str, Any] = {"goal": [], "goal_plain": [], "setup": [], "turn_title": "",
+                            "turn_order": "", "phases": [], "actions": [], "always": [],
+                            "table": None, "notes": [], "notes_plain": []}
+    if ref is not None:
+        view = {
+            "goal": [rich_text(g, icons) for g in ref.goal],
+            "goal_plain": [_plain_text(g, icons) for g in ref.goal],
+            "setup": convert(ref.setup), "turn_title": ref.turn_title,
+            "turn_order": ref.turn_order, "phases": [section(p) for p in ref.phases],
+            "actions": [section(a) for a in ref.actions], "always": convert(ref.always),
+            "table": ref.table, "notes": [rich_text(n, icons) for n in ref.notes],
+            "notes_plain": [_plain_text(n, icons) for n in ref.notes]}
     template = "reference.md.j2" if fmt == "md" else "reference.html.j2"
     return environment(overrides).get_template(template).render(
-        pack=tables["pack"], sections=view, **_styles(theme, overrides))
+        pack=tables["pack"], ref=view, **_styles(theme, overrides))
+
+
+def _plain_text(text: str, icons: _Icons) -> str:
+    """Rules text for Markdown and plain text: a ``{symbol}`` becomes the symbol's name, and
+    no space is left before the punctuation that follows it."""
+    out = _TOKEN.sub(lambda m: icons.name(m.group(1)) if m.group(1) in icons.by_id
+                     else m.group(0), text)
+    return re.sub(r" +([.,;:!?)])", r"\1", out)
 
 
 def render_guide(tables: dict[str, Any], fmt: str, options: PrintOptions,
                  overrides: dict[str, str] | None = None) -> str:
     """The player turn guide: one card per seat at the chosen card size (see turn_guide)."""
-    guide = turn_guide(tables.get("rules"))
+    guide = turn_guide(tables.get("rules"), player_reference(tables))
     if guide is None:
         raise ValueError("this pack's rules have no turn with phases to make a guide of")
-    layout = sheet_layout(options.paper, options.card_size, custom_card=options.custom_card)
-    width, height = layout.card
+    icons = _Icons.of(tables)
+    copies = max(1, (tables["pack"].get("players") or {}).get("max", 1))
+    # The cards share the page between them: two columns, as many rows as the seats need
+    # (up to two a page), instead of card-sized boxes that leave most of the page empty.
+    width, height = (_A4_TEXT[0] - _GUIDE_GAP) / 2, (_A4_TEXT[1] - _GUIDE_GAP) / 2
+    if copies == 1:
+        width = _A4_TEXT[0] * 0.62
+    view = {"title": guide.title, "goal": [rich_text(g, icons) for g in guide.goal],
+            "goal_plain": [_plain_text(g, icons) for g in guide.goal],
+            "phases": [{"title": p.title, "asks": [rich_text(a, icons) for a in p.asks],
+                        "asks_plain": [_plain_text(a, icons) for a in p.asks],
+                        "does": [rich_text(d, icons) for d in p.does or p.notes],
+                        "does_plain": [_plain_text(d, icons) for d in p.does or p.notes]}
+                       for p in guide.phases]}
     template = "guide.md.j2" if fmt == "md" else "guide.html.j2"
     return environment(overrides).get_template(template).render(
-        pack=tables["pack"], guide=guide,
-        copies=max(1, (tables["pack"].get("players") or {}).get("max", 1)),
-        width=f"{width:g}", height=f"{height:g}", **_styles(options.theme, overrides))
+        pack=tables["pack"], guide=view, copies=copies,
+        width=f"{width:.1f}", height=f"{height:.1f}", **_styles(options.theme, overrides))
+
+
+_A4_TEXT = (210.0 - 22.0, 297.0 - 20.0 - 16.0)  # the page inside the margins and header, mm
+_GUIDE_GAP = 4.0
 
 
 def render_changelog(diff: Any, tables: dict[str, Any], theme: str = "standard",

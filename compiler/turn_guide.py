@@ -7,7 +7,8 @@ options of a ``choose one`` and the labels of ``may``, ``choose`` and ``repeat u
 read through the actions the phase runs. A question is one line: what its answer leads
 to (an option's body, the card chosen) is not another thing the player is asked in that
 phase, and questions another player answers (``as``) are theirs. A phase that asks nothing
-is marked as automatic, with the lines its rules log.
+says what happens in it, in the first sentence of each of its steps in the player reference
+(``rules_player``), or else the lines its rules log. The card ends with how to win.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from decklore.compiler.rules_player import PlayerReference, _phase_title
 
 IR = Mapping[str, Any]
 
@@ -28,15 +31,20 @@ class GuidePhase:
     """The questions and options, in the order the rules reach them."""
     notes: tuple[str, ...]
     """For a phase that asks nothing: the lines its rules log."""
+    does: tuple[str, ...] = ()
+    """What happens, as the player reference says it: every step of a phase that asks
+    nothing, the first sentence of a phase the pack words itself."""
 
 
 @dataclass(frozen=True)
 class TurnGuide:
     title: str
     phases: tuple[GuidePhase, ...]
+    goal: tuple[str, ...] = ()
+    """How to win and how the game ends, from the player reference."""
 
 
-def turn_guide(rules: IR | None) -> TurnGuide | None:
+def turn_guide(rules: IR | None, player: PlayerReference | None = None) -> TurnGuide | None:
     """The guide for a rules program, or None when it has no turn with phases."""
     if not rules:
         return None
@@ -52,9 +60,28 @@ def turn_guide(rules: IR | None) -> TurnGuide | None:
         _read(body, actions, asks, notes, set())
         for child in flow.get("children") or []:  # steps: each a line of its own
             asks.append(child["label"])
-        phases.append(GuidePhase(flow["label"], tuple(_unique(asks)),
-                                 () if asks else tuple(_unique(notes))))
-    return TurnGuide(turn["label"], tuple(phases))
+        title = _phase_title(str(flow["label"]))
+        does: tuple[str, ...] = ()
+        section = next((p for p in player.phases if p.title == title), None) \
+            if player is not None else None
+        if section is not None and not asks:
+            does = tuple(s.text for s in section.steps)  # all of it: nothing else says it
+        elif section is not None and flow.get("says") and section.steps:
+            does = (_first_sentence(section.steps[0].text),)  # the pack's lead line
+        phases.append(GuidePhase(title, tuple(_unique(asks)),
+                                 () if asks else tuple(_unique(notes)), does))
+    goal = tuple(player.goal) if player is not None else ()
+    return TurnGuide(turn["label"], tuple(phases), goal)
+
+
+def _first_sentence(text: str) -> str:
+    """A guide line is short: the first sentence of a step (a bracket is kept whole)."""
+    depth = 0
+    for index, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "." and depth == 0 and text[index + 1:index + 2] in (" ", ""):
+            return text[:index + 1]
+    return text
 
 
 def _flows(flows: list[IR]) -> Iterator[IR]:

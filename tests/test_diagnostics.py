@@ -14,6 +14,7 @@ import os
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -1276,3 +1277,74 @@ def test_json_shape(broken: Callable[[Files], PackError]) -> None:
 def test_pack_error_message_names_the_first_problem(broken: Callable[[Files], PackError]) -> None:
     error = broken(deck(("    cost: 3\n", "    cots: 3\n")))
     assert str(error) == "1 error(s) in pack; first: mini/decks/one.yaml:18:5: unknown key 'cots' in cards[1]"
+
+
+def test_w170_backs_differ_within_one_pile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          write_pack: Callable[[Path, Files], Path]) -> None:
+    """Two decks whose cards start in one zone print different backs: a warning; one
+    shared 'back:' silences it."""
+    pack = (MINI / "pack.yaml").read_text(encoding="utf-8")
+    one = (MINI / "decks" / "one.yaml").read_text(encoding="utf-8")
+    one = one.replace("tags: [main]", "tags: [main, pile]", 1)
+    two = ("deck:\n  id: two\n  name: Deck Two\n  tags: [pile]\ncards:\n"
+           "  - {id: page, name: Page, kind: unit, cost: 1}\n")
+    pack = pack.replace("  - decks/one.yaml\n", "  - decks/one.yaml\n  - decks/two.yaml\n")
+    rules = "zone pile: per_player, deck pile\nwin p when size(pile(p)) = 0\n"
+    files: Files = {"pack.yaml": pack + "rules: [rules/game.rules]\n", "decks/one.yaml": one,
+                    "decks/two.yaml": two, "rules/game.rules": rules}
+    assert _warnings(tmp_path, monkeypatch, write_pack, files) == """\
+mini/decks/two.yaml:2:7: warning[W170]: cards of decks 'mini:one' and 'mini:two' start in 'pile' but their backs differ ('Deck One', 'Deck Two'), so a face-down card shows which deck it came from
+   2 |   id: two
+     |       ^^^
+  note: mini/decks/one.yaml:2:7: this deck's back
+  hint: give these decks one 'back:' in their deck header
+1 warning."""
+    shared: Files = {"decks/one.yaml": one.replace("  tags:", "  back: Main\n  tags:", 1),
+                     "decks/two.yaml": two.replace("  tags:", "  back: Main\n  tags:", 1)}
+    (tmp_path / "again").mkdir()
+    assert _warnings(tmp_path / "again", monkeypatch, write_pack, files | shared) == ""
+
+
+def test_e172_a_kind_hides_an_unknown_field(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            write_pack: Callable[[Path, Files], Path]) -> None:
+    pack = (MINI / "pack.yaml").read_text(encoding="utf-8").replace(
+        "  - {id: event, name: Event, layout: landscape}",
+        "  - {id: event, name: Event, layout: landscape, face_hides: [cots]}")
+    monkeypatch.chdir(tmp_path)
+    write_pack(tmp_path, {"pack.yaml": pack})
+    with pytest.raises(PackError) as info:
+        compile_pack("mini")
+    assert rendered(info.value) == """\
+mini/pack.yaml:22:62: error[E172]: card kind 'event' hides 'cots', which is not a declared card field
+  22 |   - {id: event, name: Event, layout: landscape, face_hides: [cots]}
+     |                                                              ^^^^
+  hint: did you mean 'cost'?
+1 error."""
+
+
+def test_a_kind_hides_fields_from_its_faces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            write_pack: Callable[[Path, Files], Path]) -> None:
+    """A kind's face_hides leaves a field off its faces; a footer value left at its default
+    is never printed."""
+    from decklore.compiler.sheets import _Icons, card_view
+
+    def footers(tables: dict[str, Any]) -> set[str]:
+        icons = _Icons.of(tables)
+        return {f["label"] for c in tables["cards"] if c["kind"] == "unit"
+                for f in card_view(c, tables, icons)["footer"]}
+
+    plain = compile_pack(MINI).tables
+    label = {f["name"]: f["label"] for f in plain["card_fields"]}["upgrade"]
+    assert label in footers(plain)
+    pack = (MINI / "pack.yaml").read_text(encoding="utf-8").replace(
+        "  - {id: unit, name: Unit}", "  - {id: unit, name: Unit, face_hides: [upgrade]}")
+    monkeypatch.chdir(tmp_path)
+    write_pack(tmp_path, {"pack.yaml": pack})
+    assert label not in footers(compile_pack("mini").tables)
+    fields = {f["name"]: f for f in plain["card_fields"]}
+    icons = _Icons.of(plain)
+    for card in plain["cards"]:
+        printed = {f["label"] for f in card_view(card, plain, icons)["footer"]}
+        for name, spec in fields.items():
+            if spec["default"] is not None and card.get(name) == spec["default"]:
+                assert spec["label"] not in printed

@@ -1388,6 +1388,40 @@ mini/rules/game.rules:3:1: warning[W203]: this 'setup' block never runs
 1 warning.""",
         id="W203-after-a-repeating-block",
     ),
+    pytest.param(
+        """\
+zone hand "Hand": per_player, deck
+counter gold "Gold": per_player
+turn:
+    phase trade "Trade":
+        says "Spend gold to draw a card into your hand."
+        draw 1 from hand(me) to hand(me)
+""",
+        """\
+mini/rules/game.rules:5:14: warning[W210]: this wording names 'Gold', which the rule it describes never uses
+   5 |         says "Spend gold to draw a card into your hand."
+     |              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  hint: say what the rule does, or make the rule use 'gold'
+1 warning.""",
+        id="W210-wording-names-unused-state",
+    ),
+    pytest.param(
+        """\
+zone hand: per_player, deck
+define deal(p) = size(hand(p)) says "the cards in your hand"
+turn:
+    says "Look at {deal} cards."
+    log "x"
+win p when deal(p) > 3
+""",
+        """\
+mini/rules/game.rules:4:10: warning[W211]: '{deal}' is not a constant, a counter, a definition without parameters or a symbol, so it would print as it is
+   4 |     says "Look at {deal} cards."
+     |          ^^^^^^^^^^^^^^^^^^^^^^^
+  hint: name a constant, a counter (for its starting value), a definition without parameters or a symbol
+1 warning.""",
+        id="W211-unknown-placeholder",
+    ),
 ]
 
 

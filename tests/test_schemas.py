@@ -169,7 +169,7 @@ def test_unknown_key_without_a_close_one_lists_the_allowed(
 ) -> None:
     deck = mini_text("decks/one.yaml").replace("  tags: [main]", "  zzz: 1")
     assert _first_error(tmp_path, write_pack, {"decks/one.yaml": deck}) == (
-        "E100", "unknown key 'zzz' in deck", "allowed keys: description, id, name, tags")
+        "E100", "unknown key 'zzz' in deck", "allowed keys: back, description, id, name, tags")
 
 
 def test_wrong_case_key_suggests_the_right_case(

@@ -1,0 +1,759 @@
+"""The player reference: the rules program told to players, short and in a rulebook voice.
+
+``rules_english`` renders the program exactly and completely, for a designer checking the
+rules; this module renders the same IR for the table: a goal box (how to win, how the game
+ends), setup as numbered steps, each phase of the turn as short imperatives with the numbers
+inlined, the decisions as "You may…", helper actions folded into the step that uses them,
+and values that depend on the number of players as a small table.  No variable letters and
+no cross-references: a chosen card is "the card", a player looped over is "they".
+
+A pack steers the wording where the program does not read well, with ``says "…"`` lines
+next to the rule (a block, an action, a definition) and ``note "…"`` lines under a section
+(docs/rules-language.md); ``{name}`` in them prints a constant's value or a symbol's icon.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from decklore.compiler.rules_english import English, Step, _limit
+
+IR = dict[str, Any]
+
+_PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+_DOUBLED = re.compile(r"\b(\w+)(\s+)\1\b", re.IGNORECASE)
+_MAX_FOLD = 4  # statements an unworded helper action may have to be folded into its caller
+
+
+@dataclass
+class PlayerSection:
+    """A titled part of the player reference, numbered when it is a phase of the turn."""
+
+    title: str
+    steps: list[Step]
+    kind: str = "section"
+    number: int | None = None
+    notes: list[str] = field(default_factory=list)
+    automatic: bool = False
+    """Nothing is asked of the player here: the steps just happen."""
+
+
+@dataclass
+class CountTable:
+    """Values that depend on how many play: one row per value, one column per count."""
+
+    counts: list[int]
+    rows: list[tuple[str, list[str]]]
+
+
+@dataclass
+class PlayerReference:
+    """Everything the player reference prints, in reading order."""
+
+    goal: list[str]
+    setup: list[Step]
+    turn_title: str
+    turn_order: str
+    phases: list[PlayerSection]
+    actions: list[PlayerSection]
+    always: list[Step]
+    table: CountTable | None
+    notes: list[str]
+
+    def sections(self) -> Iterator[PlayerSection]:
+        yield PlayerSection("How to win", [Step(t) for t in self.goal], kind="goal")
+        if self.setup:
+            yield PlayerSection("Setup", self.setup, kind="setup")
+        yield from self.phases
+        yield from self.actions
+        if self.always:
+            yield PlayerSection("At any time", self.always, kind="triggers")
+
+
+class PlayerEnglish(English):
+    """English for players: variables become nouns, helpers fold in, numbers are inlined."""
+
+    def __init__(self, tables: dict[str, Any], counts: list[int]) -> None:
+        super().__init__(tables)
+        self.counts = counts
+        # A variable in scope: how to name it as a subject and as an owner.
+        self.nouns: dict[str, tuple[str, str]] = {}
+        self.folding: list[str] = []
+        self.calls: dict[str, int] = {}
+        self.sectioned: set[str] = set()
+        self.referenced: list[str] = []  # sectioned actions a printed step names
+        self.symbols = {str(s["id"]).split(":")[-1] for s in tables.get("symbols", [])}
+        self.starts = {str(c["name"]): c["start"] for c in self.rules.get("counters", [])}
+
+    # --- wording the pack gave -----------------------------------------------------------
+
+    def fill(self, text: str) -> str:
+        """A ``says`` text with ``{const}`` values inlined (symbol tokens stay for icons)."""
+
+        def one(match: re.Match[str]) -> str:
+            name = match.group(1)
+            if name in self.consts:
+                return self.expr(self.consts[name])
+            define = self.defines.get(name)
+            if define is not None and not define["params"]:
+                value = self.constant(define["body"])
+                if value is not None:
+                    return value
+                by_count = self.by_count(define["body"])
+                if by_count is not None:
+                    return by_count
+            if name in self.starts:
+                return str(self.starts[name])
+            return match.group(0)
+
+        return _PLACEHOLDER.sub(one, text)
+
+    def by_count(self, e: IR) -> str | None:
+        """'2 (1–2 players), 3 (3–4 players)' for a value that depends on the count."""
+        values = [_evaluate(e, n, self.rules) for n in self.counts]
+        if any(v is None or isinstance(v, bool) for v in values):
+            return None
+        groups: list[tuple[list[int], int | bool | None]] = []
+        for n, value in zip(self.counts, values, strict=True):
+            if groups and groups[-1][1] == value:
+                groups[-1][0].append(n)
+            else:
+                groups.append(([n], value))
+        parts = []
+        for ns, value in groups:
+            span = str(ns[0]) if len(ns) == 1 else f"{ns[0]}–{ns[-1]}"
+            parts.append(f"{value} ({span} player{'s' if ns != [1] else ''})")
+        return ", ".join(parts)
+
+    def constant(self, e: IR) -> str | None:
+        """The value of a simple expression as players read it, or None when it varies."""
+        op = e["op"]
+        if op == "int":
+            return str(e["value"])
+        if op == "const":
+            return self.constant(self.consts[e["name"]]) if e["name"] in self.consts else None
+        if op == "define" and not e["args"]:
+            define = self.defines.get(e["name"])
+            return self.constant(define["body"]) if define else None
+        if op == "if" and e["cond"] == {"op": "call", "fn": "first_turn", "args": []}:
+            first, usual = self.constant(e["then"]), self.constant(e["else"])
+            if first is not None and usual is not None:
+                return f"{usual} ({first} on the first turn of the game)"
+        return None
+
+    # --- expressions -----------------------------------------------------------------------
+
+    def _e_local(self, e: IR) -> str:
+        noun = self.nouns.get(str(e["name"]))
+        return noun[0] if noun else str(e["name"]).replace("_", " ")
+
+    def _owner(self, e: IR | None) -> str:
+        if e is not None and e["op"] == "local" and str(e["name"]) in self.nouns:
+            return self.nouns[str(e["name"])][1]
+        if e is not None and e["op"] == "const":
+            return f"the {str(e['name']).replace('_', ' ')}"
+        return super()._owner(e)
+
+    def _e_zone(self, e: IR) -> str:
+        label = self.labels.get(str(e["zone"]), str(e["zone"])).lower()
+        label = label.removeprefix("the ")
+        space = f" {self.expr(e['space'])}" if e.get("space") is not None else ""
+        if e.get("player") is None:
+            return f"the {label}{space}"
+        return f"{self._owner(e['player'])} {label}{space}"
+
+    def _e_define(self, e: IR) -> str:
+        define = self.defines.get(e["name"], {})
+        if define.get("says"):
+            return self._worded(define, e["args"])
+        if not e["args"]:
+            value = self.constant(define.get("body") or {"op": "none"})
+            if value is not None:
+                return value
+            if define.get("type") == "player":
+                return f"the {str(e['name']).replace('_', ' ')}"
+        if e["args"] and e["args"][0]["op"] == "const":  # a deck or level named by a constant
+            return f"{str(e['name']).replace('_', ' ')} of {self._owner(e['args'][0])}"
+        return super()._e_define(e)
+
+    def _worded(self, define: IR, args: list[IR]) -> str:
+        """A define's ``says`` text, with 'your' read as the owner it is asked about."""
+        text = self.fill(str(define["says"]))
+        if args and args[0]["op"] != "me":
+            owner = self._owner(args[0])
+            text = re.sub(r"\byour\b", owner, text)
+            text = re.sub(r"\byou\b", self.expr(args[0]), text)
+        return text
+
+    def _compare(self, e: IR) -> str:
+        """'you have at least 15 progress tokens' rather than 'your … is at least 15'."""
+        a = e["a"]
+        if a["op"] == "counter" and e["b"]["op"] in ("int", "const"):
+            words = {"eq": "exactly", "ne": "other than", "lt": "fewer than",
+                     "le": "at most", "gt": "more than", "ge": "at least"}[e["op"]]
+            owner = a["of"]
+            who = "you" if owner is None or owner["op"] == "me" else self.expr(owner)
+            verb = "have" if who in ("you", "they") else "has"
+            label = self.labels.get(a["name"], a["name"])
+            return f"{who} {verb} {words} {self.expr(e['b'])} {label}"
+        return super()._compare(e)
+
+    _e_eq = _e_ne = _e_lt = _e_le = _e_gt = _e_ge = _compare
+
+    def _e_call(self, e: IR) -> str:
+        if e["fn"] == "automated":
+            return f"{self.expr(e['args'][0])} is an automated player"
+        if e["fn"] == "players_from":
+            return f"players in seat order, starting with {self.expr(e['args'][0])}"
+        if e["fn"] == "opponent" and e["args"][0]["op"] == "local" and \
+                self.nouns.get(str(e["args"][0]["name"]), ("", ""))[0] == "you":
+            return "your opponent"
+        return super()._e_call(e)
+
+    def _e_agg(self, e: IR) -> str:
+        source_ir = e["in"]
+        players = source_ir.get("op") == "call" and source_ir.get("fn") in (
+            "players", "opponents", "players_from")
+        one, many = ("player", "players") if players else ("card", "cards")
+        var = str(e["var"])
+        saved = self.nouns.get(var)
+        self.nouns[var] = (f"that {one}", "their" if players else "its")
+        try:
+            kind = self._kind_test(e["where"], var)
+            where = "" if e["where"] is None or kind else f" where {self.expr(e['where'])}"
+            source = self.expr(source_ir)
+            label = f"{kind} {many}" if kind else many
+            fn = e["fn"]
+            if fn == "count":
+                return f"the number of {label} in {source}{where}".replace(
+                    " in every player", "")
+            if fn == "sum":
+                return f"the total of {self.expr(e['value'])} for the {label} in {source}{where}"
+            if fn in ("min", "max"):
+                word = "smallest" if fn == "min" else "largest"
+                return f"the {word} {self.expr(e['value'])} among the {label} in {source}"
+            if fn == "any":
+                return f"there is a {kind or one} in {source}{where}"
+            if fn == "all":
+                return f"every {kind or one} in {source}{where.replace(' where', ' has')}"
+            return f"the {label} in {source}{where}"
+        finally:
+            if saved is None:
+                self.nouns.pop(var, None)
+            else:
+                self.nouns[var] = saved
+
+    def _kind_test(self, where: IR | None, var: str) -> str:
+        """'conflict' for ``c.kind = conflict``, so "the conflict cards in …" reads well."""
+        if (where is not None and where["op"] == "eq" and where["a"].get("op") == "field"
+                and where["a"]["name"] == "kind" and where["a"]["of"] == {"op": "local",
+                                                                         "name": var}
+                and where["b"]["op"] == "kind"):
+            return self.kinds.get(str(where["b"]["id"]), "").lower().removesuffix(" card")
+        return ""
+
+    # --- statements ----------------------------------------------------------------------
+
+    def _bind(self, var: str, subject: str, owner: str) -> tuple[str, tuple[str, str] | None]:
+        saved = self.nouns.get(var)
+        self.nouns[var] = (subject, owner)
+        return var, saved
+
+    def _unbind(self, bound: tuple[str, tuple[str, str] | None]) -> None:
+        var, saved = bound
+        if saved is None:
+            self.nouns.pop(var, None)
+        else:
+            self.nouns[var] = saved
+
+    def _s_let(self, s: IR) -> None:
+        # The value is read where the name is used: no "Let x be …" step.
+        self.nouns[str(s["name"])] = (self.expr(s["value"]), self._owner(s["value"]))
+        return None
+
+    def _s_call(self, s: IR) -> Step | None:
+        name = str(s["action"])
+        action = self.actions.get(name, {})
+        label = str(action.get("label", name.replace("_", " ")))
+        title = label[:1].upper() + label[1:]
+        if action.get("says"):
+            return Step(self.fill(str(action["says"])))
+        if (name in self.sectioned or name in self.folding
+                or len(self.folding) >= 2 or _size(action.get("body")) > _MAX_FOLD):
+            self.sectioned.add(name)  # explained once, in a section of its own
+            self.referenced.append(name)
+            return Step(f"{title}.")
+        bound = [self._bind(str(p), self.expr(a), self._owner(a))
+                 for p, a in zip(action.get("params", []), s["args"], strict=False)]
+        self.folding.append(name)
+        try:
+            steps = self.steps(action.get("body") or [])
+        finally:
+            self.folding.pop()
+            for b in reversed(bound):
+                self._unbind(b)
+        if not steps:
+            return None
+        if len(steps) == 1 and not steps[0].children:
+            return steps[0]
+        return Step(f"{title}:", steps)
+
+    def _s_for_each(self, s: IR) -> Step:
+        source = s["in"]
+        players = source.get("op") == "call" and source.get("fn") in ("players", "opponents",
+                                                                      "players_from")
+        var = str(s["var"])
+        bound = self._bind(var, "they" if players else "the card",
+                           "their" if players else "its")
+        try:
+            body = self.steps(s["body"])
+            if players:
+                where = f" who {self._who(s['where'])}" if s["where"] else ""
+                head = "Each player" if source.get("fn") == "players" else \
+                    f"Each of {self.expr(source)}"
+                step = Step(f"{head}{where}:", body)
+            else:
+                kind = self._kind_test(s["where"], var)
+                where = "" if s["where"] is None or kind else f" where {self.expr(s['where'])}"
+                self.nouns[var] = ("the card", "its")
+                step = Step(f"For each {kind + ' ' if kind else ''}card in "
+                            f"{self.expr(source)}{where}:", body)
+        finally:
+            self._unbind(bound)
+        return step
+
+    def _who(self, where: IR) -> str:
+        text = self.expr(where)
+        return text.replace("not (they is played by the rules)", "is not played by the rules") \
+            .replace("they is", "is")
+
+    def _s_as(self, s: IR) -> Step:
+        who = self.expr(s["player"])
+        head = "They decide:" if who == "they" else f"{who[:1].upper()}{who[1:]} decides:"
+        return Step(head, self.steps(s["body"]))
+
+    def _s_choose(self, s: IR) -> Step:
+        var = str(s["var"])
+        kind = s["kind"]
+        noun = {"card": ("the card", "its"), "cards": ("those cards", "their"),
+                "player": ("that player", "their"), "target": ("the target", "its"),
+                "random": ("the card", "its")}[kind]
+        bound = self._bind(var, *noun)
+        try:
+            where = f" where {self.expr(s['where'])}" if s["where"] else ""
+            source = self.expr(s["from"])
+            body = self.steps(s["body"])
+        finally:
+            self._unbind(bound)
+        count = ""
+        if s["count"]:
+            count = f" ({s['count']['kind']} {self.expr(s['count']['n'])})"
+        what = {"card": "a card", "cards": "cards", "player": "a player",
+                "target": "a target", "random": "a card at random"}[kind]
+        label = str(s.get("label") or "")
+        verb = "Pick" if kind == "random" else ("You may choose" if s["optional"] else
+                                                 "Choose")
+        lead = f"{label}: " if label and kind != "random" else ""
+        text = f"{lead}{verb if not lead else verb.lower()} {what}{count} from {source}{where}."
+        return Step(text, body)
+
+    def _s_choose_number(self, s: IR) -> Step:
+        bound = self._bind(str(s["var"]), "that many", "that many")
+        try:
+            body = self.steps(s["body"])
+        finally:
+            self._unbind(bound)
+        low, high = self.expr(s["low"]), self.expr(s["high"])
+        label = str(s.get("label") or "A number")
+        return Step(f"{label}: choose how many, from {low} to {high}.", body)
+
+    def _s_may(self, s: IR) -> Step:
+        body = self.steps(s["body"])
+        if s["label"]:
+            text = str(s["label"])
+            return Step(f"You may {text[:1].lower()}{text[1:]}.", body)
+        return Step("You may:", body)
+
+    def _s_repeat_until_pass(self, s: IR) -> Step:
+        label = str(s["label"] or "Act")
+        return Step(f"{label}, as often as you like, until you pass:", self.steps(s["body"]))
+
+    def _s_choose_one(self, s: IR) -> Step:
+        step = Step(f"{s['label'] or 'Choose one'}: choose one.")
+        for option in s["options"]:
+            suffix = f" ({_limit(option['limit'])})" if option["limit"] else ""
+            body = self.steps(option["body"])
+            text = str(option["label"] or option["name"]).replace("_", " ")
+            if len(body) == 1 and not body[0].children and body[0].text.rstrip(".") == text:
+                body = []
+            step.children.append(Step(f"{text}{suffix}" + (":" if body else "."), body))
+        return step
+
+    def _s_if(self, s: IR) -> Step:
+        step = super()._s_if(s)
+        if step.text == "Depending on the case:":
+            step.text = "Whichever comes first:"
+        return step
+
+    def statement(self, s: IR) -> Step | None:
+        step = super().statement(s)
+        if step is not None:
+            _tidy(step)
+        return step
+
+
+def _tidy(step: Step) -> None:
+    """Doubled words and 'you is' are artefacts of joining phrases: remove them."""
+    text = _DOUBLED.sub(r"\1", step.text)
+    text = text.replace("they's", "their").replace("you's", "your")
+    text = re.sub(r"\b(for|from|to|on|by|under|with) they\b", r"\1 them", text)
+    # 'you'/'they' as the subject of a clause take the plural verb; as an object they stay.
+    text = re.sub(r"(^|\b(?:[Ii]f|when|and|or|while|that|where) )(you|they) (is|has|holds)\b",
+                  lambda m: f"{m.group(1)}{m.group(2)} "
+                  f"{ {'is': 'are', 'has': 'have', 'holds': 'hold'}[m.group(3)]}", text)
+    text = text.replace("every card of you", "all your cards")
+    step.text = text[:1].upper() + text[1:]
+
+
+def _title(label: str) -> str:
+    return label[:1].upper() + label[1:]
+
+
+def _phase_title(label: str) -> str:
+    """'I. Actions' -> 'Actions': the sheet numbers phases itself, so it is not said twice."""
+    return _title(re.sub(r"^[IVXLC]+\.\s+|^\d+\.\s+", "", label))
+
+
+def _flows(flows: list[IR]) -> Iterator[IR]:
+    for flow in flows:
+        yield flow
+        yield from _flows(flow.get("children") or [])
+
+
+_ASKING = ("may", "choose", "choose_one", "choose_number", "repeat_until_pass")
+
+
+def asks(node: Any, actions: IR, seen: set[str] | None = None) -> bool:
+    """Whether a block asks its player anything, read through the actions it runs (a
+    question another player answers, inside ``as``, does not count)."""
+    seen = set() if seen is None else seen
+    if isinstance(node, list):
+        return any(asks(item, actions, seen) for item in node)
+    if not isinstance(node, dict):
+        return False
+    kind = node.get("do")
+    if kind == "as":
+        return False
+    if kind in _ASKING and not (kind == "choose" and node.get("kind") == "random"):
+        return True
+    if kind == "call" and node["action"] not in seen:
+        seen.add(str(node["action"]))
+        if asks(actions.get(node["action"], {}).get("body"), actions, seen):
+            return True
+    return any(asks(value, actions, seen) for key, value in node.items()
+               if isinstance(value, list | dict) and key not in ("where", "when"))
+
+
+def _count_calls(node: Any, calls: dict[str, int]) -> None:
+    if isinstance(node, dict):
+        if node.get("do") == "call":
+            calls[str(node["action"])] = calls.get(str(node["action"]), 0) + 1
+        for value in node.values():
+            _count_calls(value, calls)
+    elif isinstance(node, list):
+        for value in node:
+            _count_calls(value, calls)
+
+
+def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
+    """The player reference of a pack, or None when it has no rules."""
+    rules = tables.get("rules")
+    if not rules:
+        return None
+    players = tables.get("pack", {}).get("players") or {"min": 2, "max": 2}
+    counts = list(range(int(players.get("min", 2)), int(players.get("max", 2)) + 1))
+    english = PlayerEnglish(tables, counts)
+    calls: dict[str, int] = {}
+    _count_calls(rules["flow"], calls)
+    _count_calls(rules["actions"], calls)
+    _count_calls(rules["triggers"], calls)
+    # A long helper used from several places is explained once, in a section of its own.
+    english.sectioned = {name for name, action in rules["actions"].items()
+                         if not action.get("says") and calls.get(name, 0) > 1
+                         and len(action["body"]) > _MAX_FOLD // 2}
+    setup: list[Step] = []
+    phases: list[PlayerSection] = []
+    notes: list[str] = []
+    turn_title, turn_order = "Your turn", ""
+    for flow in _flows(rules["flow"]):
+        notes += [english.fill(n) for n in flow.get("notes") or [] if flow["kind"] not in
+                  ("phase", "step")]
+        if flow["kind"] == "setup":
+            setup += _flow_steps(english, flow)
+        elif flow["kind"] in ("round", "game", "era") and flow.get("order") is not None:
+            turn_order = f"Take turns: {english.expr(flow['order'])}."
+        elif flow["kind"] == "turn":
+            turn_title = _title(str(flow["label"]))
+            start = english.steps(flow.get("start") or [])
+            if start:
+                phases.append(PlayerSection("At the start of your turn", start, kind="phase",
+                                            automatic=not asks(flow.get("start"),
+                                                               rules["actions"])))
+            for number, phase in enumerate(flow.get("children") or [], start=1):
+                steps = _flow_steps(english, phase)
+                phases.append(PlayerSection(
+                    _phase_title(str(phase["label"])), steps, kind="phase", number=number,
+                    notes=[english.fill(n) for n in phase.get("notes") or []] + [
+                        english.fill(n) for c in phase.get("children") or []
+                        for n in c.get("notes") or []],
+                    automatic=not asks(phase, rules["actions"])))
+            end = english.steps(flow.get("end") or [])
+            if end:
+                phases.append(PlayerSection("At the end of your turn", end, kind="phase",
+                                            automatic=not asks(flow.get("end"),
+                                                               rules["actions"])))
+    actions = []
+    done: set[str] = set()
+    while english.referenced:  # sections may name further sections
+        name = english.referenced.pop(0)
+        if name in done or name not in english.sectioned:
+            continue
+        done.add(name)
+        action = rules["actions"][name]
+        english.folding.append(name)
+        params = [english._bind(str(p), _param_noun(str(p)), "its") for p in action["params"]]
+        try:
+            steps = english.steps(action["body"])
+        finally:
+            english.folding.pop()
+            for b in reversed(params):
+                english._unbind(b)
+        limit = f" ({_limit(action['limit'])})" if action["limit"] else ""
+        actions.append(PlayerSection(_title(str(action["label"])) + limit, steps,
+                                     kind="action"))
+    always = []
+    for trigger in rules["triggers"]:
+        bound = [english._bind(str(p), "the card" if i == 0 else "the other card", "its")
+                 for i, p in enumerate(trigger["params"])]
+        if trigger["event"] in ("turn_start", "turn_end"):
+            bound = [english._bind(str(trigger["params"][0]), "that player", "their")]
+        if trigger.get("says"):
+            step = Step(english.fill(str(trigger["says"])))
+            _tidy(step)
+            always.append(step)
+            for b in reversed(bound):
+                english._unbind(b)
+            continue
+        try:
+            where = f", if {english.expr(trigger['where'])}" if trigger["where"] else ""
+            event = {"destroyed": "a card is destroyed", "played": "a card is played",
+                     "stacked": "a card is stacked on another", "tucked":
+                     "a card is tucked under another", "drawn": "a card is drawn",
+                     "revealed": "a card is revealed", "turn_start": "a player's turn starts",
+                     "turn_end": "a player's turn ends"}.get(str(trigger["event"]),
+                                                             str(trigger["event"]))
+            step = Step(f"Whenever {event}{where}:", english.steps(trigger["body"]))
+            _tidy(step)
+            always.append(step)
+        finally:
+            for b in reversed(bound):
+                english._unbind(b)
+    return PlayerReference(_goal(english, rules), setup, turn_title, turn_order, phases,
+                           actions, always, _count_table(english, rules), notes)
+
+
+def _param_noun(name: str) -> str:
+    return {"p": "the player", "c": "the card", "t": "the target"}.get(name, "the card") \
+        if len(name) == 1 else f"the {name.replace('_', ' ')}"
+
+
+def _flow_steps(english: PlayerEnglish, flow: IR) -> list[Step]:
+    """A block's steps: its own wording, or its statements, or one step per child block."""
+    if flow.get("says"):
+        texts = [english.fill(str(text)) for text in flow["says"]]
+        # An action the block runs that has wording of its own (a mod's, say) still shows.
+        texts += [english.fill(str(english.actions[name]["says"]))
+                  for name in _direct_calls(flow) if english.actions.get(name, {}).get("says")]
+        steps = [Step(text) for text in texts]
+        for step in steps:
+            _tidy(step)
+        return steps
+    steps = english.steps(flow.get("start") or []) + english.steps(flow.get("body") or [])
+    for child in flow.get("children") or []:
+        inner = _flow_steps(english, child)
+        label = _title(str(child["label"]))
+        if child.get("says") or (len(inner) == 1 and not inner[0].children):
+            steps += inner
+        else:
+            steps.append(Step(f"{label}:", inner))
+    steps += english.steps(flow.get("end") or [])
+    return steps
+
+
+def _direct_calls(node: Any) -> list[str]:
+    """The actions a block runs itself (not those its actions run), in order."""
+    found: list[str] = []
+    if isinstance(node, dict):
+        if node.get("do") == "call":
+            found.append(str(node["action"]))
+        for value in node.values():
+            found += [n for n in _direct_calls(value) if n not in found]
+    elif isinstance(node, list):
+        for value in node:
+            found += [n for n in _direct_calls(value) if n not in found]
+    return found
+
+
+def _size(node: Any) -> int:
+    """How many statements a block holds, nested ones included."""
+    if isinstance(node, list):
+        return sum(_size(item) for item in node)
+    if isinstance(node, dict):
+        own = 1 if "do" in node else 0
+        return own + sum(_size(v) for k, v in node.items()
+                         if k in ("body", "then", "else", "branches", "options"))
+    return 0
+
+
+def _goal(english: PlayerEnglish, rules: IR) -> list[str]:
+    """How to win and how the game ends, as a few sentences."""
+    lines = []
+    for outcome in rules["outcomes"]:
+        bound = english._bind(str(outcome["player"]), "you", "your")
+        try:
+            when = english.expr(outcome["when"])
+        finally:
+            english._unbind(bound)
+        verb = {"win": "WIN", "lose": "LOSE",
+                "eliminate": "OUT OF THE GAME"}[outcome["kind"]]
+        step = Step(f"{verb} at once when {when}.")
+        _tidy(step)
+        lines.append(step.text)
+    ends = [t for t in rules["triggers"] if _ends_game(t["body"])]
+    for trigger in ends:
+        if trigger.get("says"):
+            lines.append(f"GAME END: {english.fill(str(trigger['says']))}")
+            continue
+        bound = english._bind(str(trigger["params"][0]) if trigger["params"] else "_",
+                              "a player", "their")
+        try:
+            where = f" and {english.expr(trigger['where'])}" if trigger["where"] else ""
+        finally:
+            english._unbind(bound)
+        step = Step(f"GAME END: the game ends when a player's turn ends{where}.")
+        _tidy(step)
+        lines.append(step.text)
+    if rules["score"]:
+        bound = english._bind(str(rules["score"]["player"]), "you", "your")
+        try:
+            value = english.expr(rules["score"]["value"])
+            ties = [english.expr(t) for t in rules["tiebreak"]]
+        finally:
+            english._unbind(bound)
+        text = f"SCORE: then the highest score wins; your score is {value}."
+        if ties:
+            text += " Ties go to the most " + ", then the most ".join(
+                t.removeprefix("the number of ").removeprefix("your ") for t in ties) + "."
+        step = Step(text)
+        _tidy(step)
+        lines.append(step.text)
+    return lines
+
+
+def _ends_game(body: list[IR]) -> bool:
+    return any(s.get("do") == "end" and s.get("period") == "game" for s in body)
+
+
+def _count_table(english: PlayerEnglish, rules: IR) -> CountTable | None:
+    """Defines whose value depends only on the number of players, for each count."""
+    if len(english.counts) < 2:
+        return None
+    rows = []
+    for name, define in rules["defines"].items():
+        if define["params"]:
+            continue
+        values = [_evaluate(define["body"], n, rules) for n in english.counts]
+        if any(v is None or isinstance(v, bool) for v in values) or len(set(values)) < 2 \
+                or values == english.counts:  # the number of players itself
+            continue
+        label = english.fill(str(define["says"])) if define.get("says") else \
+            name.replace("_", " ")
+        rows.append((label[:1].upper() + label[1:], [str(v) for v in values]))
+    return CountTable(english.counts, rows) if rows else None
+
+
+def _evaluate(e: IR, n: int, rules: IR) -> int | bool | None:
+    """The value of an expression when ``n`` play, if it depends on nothing else."""
+    op = e["op"]
+    if op == "int":
+        return int(e["value"])
+    if op == "const":
+        value = rules["consts"].get(e["name"])
+        return _evaluate(value, n, rules) if value else None
+    if op == "define" and not e["args"]:
+        define = rules["defines"].get(e["name"])
+        return _evaluate(define["body"], n, rules) if define else None
+    if op == "agg" and e["fn"] == "count" and e["in"] == {"op": "call", "fn": "players",
+                                                           "args": []}:
+        return n
+    if op == "if":
+        cond = _evaluate(e["cond"], n, rules)
+        if cond is None:
+            return None
+        return _evaluate(e["then"] if cond else e["else"], n, rules)
+    if op in ("eq", "ne", "lt", "le", "gt", "ge", "add", "sub", "mul", "div"):
+        a, b = _evaluate(e["a"], n, rules), _evaluate(e["b"], n, rules)
+        if a is None or b is None:
+            return None
+        x, y = int(a), int(b)
+        return {"eq": x == y, "ne": x != y, "lt": x < y, "le": x <= y, "gt": x > y,
+                "ge": x >= y, "add": x + y, "sub": x - y, "mul": x * y,
+                "div": x // y if y else 0}[op]
+    return None
+
+
+def symbol_names(tables: dict[str, Any]) -> dict[str, str]:
+    """Each symbol's name by its local id: how plain text prints a ``{symbol}`` token."""
+    return {str(s["id"]).split(":")[-1]: str(s["name"]) for s in tables.get("symbols", [])}
+
+
+def to_text(reference: PlayerReference, names: dict[str, str] | None = None) -> str:
+    """The player reference as numbered plain text (for the terminal and tests); with
+    ``names``, symbol tokens print as the symbols' names."""
+    lines: list[str] = []
+
+    def put(steps: list[Step], depth: int) -> None:
+        for number, step in enumerate(steps, start=1):
+            lines.append(f"{'   ' * depth}{number}. {step.text}")
+            put(step.children, depth + 1)
+
+    for section in reference.sections():
+        title = f"{section.number}. {section.title}" if section.number else section.title
+        if section.kind == "phase" and section.number == 1:
+            head = reference.turn_title
+            lines += [head, "=" * len(head)]
+            if reference.turn_order:
+                lines += [reference.turn_order, ""]
+        lines += [title, "-" * len(title) if section.kind == "phase" else "=" * len(title)]
+        if section.kind == "goal":
+            lines += [f"- {s.text}" for s in section.steps]
+        else:
+            put(section.steps, 0)
+        lines += [f"Note: {n}" for n in section.notes]
+        lines.append("")
+    if reference.table:
+        table = reference.table
+        lines += ["By number of players", "====================",
+                  " | ".join(["Players"] + [str(c) for c in table.counts])]
+        lines += [" | ".join([label, *values]) for label, values in table.rows]
+        lines.append("")
+    if reference.notes:
+        lines += ["Remember", "========"] + [f"- {n}" for n in reference.notes] + [""]
+    text = "\n".join(lines)
+    if names:
+        text = _PLACEHOLDER.sub(lambda m: names.get(m.group(1), m.group(0)), text)
+        text = re.sub(r" +([.,;:!?)])", r"\1", text)
+    return text

@@ -1,0 +1,85 @@
+"""Checks of a pack's own wording (``says "…"``) against the rules it describes.
+
+A ``says`` line replaces what the player reference would generate for a block, an action
+or a definition, so it can drift from the rule when the rule changes.  The compiler cannot
+read English, but it can see the game's nouns: a wording that names a zone or counter the
+rule never touches (read through the actions and definitions it uses) is probably stale,
+and a ``{name}`` placeholder must be a constant, a counter (its starting value), a definition
+without parameters or a symbol, or it would print raw.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from decklore.compiler.diagnostics import Diagnostics
+from decklore.compiler.rules_nodes import Says
+
+IR = dict[str, Any]
+PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+
+
+def touched(node: Any, rules: IR, seen: set[str] | None = None) -> set[str]:
+    """Zone and counter names an IR fragment reads or changes, through actions and defines."""
+    seen = set() if seen is None else seen
+    found: set[str] = set()
+    for item in _walk(node):
+        if item.get("op") == "zone":
+            found.add(str(item["zone"]))
+        elif item.get("op") == "counter" or item.get("do") in ("gain", "spend", "set",
+                                                                  "clear"):
+            found.add(str(item.get("name")))
+        elif item.get("do") == "pay" and item.get("change"):
+            found.add(str(item["change"].get("name")))
+        called = (item["action"] if item.get("do") == "call" else
+                  item["name"] if item.get("op") == "define" else None)
+        if called is not None and called not in seen:
+            seen.add(called)
+            target = rules["actions"].get(called) or rules["defines"].get(called) or {}
+            found |= touched(target.get("body"), rules, seen)
+    return found
+
+
+def _walk(node: Any) -> Iterator[IR]:
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _walk(value)
+
+
+def check_wording(rules: IR, worded: list[tuple[Says, Any]], symbols: set[str],
+                  diags: Diagnostics) -> None:
+    """Warn about each wording that names state its rule never touches (W210) or has an
+    unknown placeholder (W211)."""
+    nouns = {str(z["name"]): str(z["label"]) for key in ("zones", "counters")
+             for z in rules[key]}
+    for says, target in worded:
+        rule = target if isinstance(target, dict) else (
+            rules["actions"].get(target) or rules["defines"].get(target) or {})
+        body = rule if isinstance(target, dict) else rule.get("body")
+        used = touched(body, rules)
+        text = says.text.lower()
+        for name, label in sorted(nouns.items()):
+            words = label.lower()
+            named = f"{{{name}}}" in says.text or re.search(
+                rf"(?<![a-z]){re.escape(words)}(?![a-z])", text) is not None
+            if named and name not in used:
+                diags.warning("W210", f"this wording names '{label}', which the rule it "
+                              "describes never uses", says.span,
+                              f"say what the rule does, or make the rule use '{name}'")
+        for match in PLACEHOLDER.finditer(says.text):
+            name = match.group(1)
+            define = rules["defines"].get(name)
+            counters = {str(c["name"]) for c in rules["counters"]}
+            if name in rules["consts"] or name in symbols or name in counters or (
+                    define is not None and not define["params"]):
+                continue
+            diags.warning("W211", f"'{{{name}}}' is not a constant, a counter, a definition "
+                          "without parameters or a symbol, so it would print as it is",
+                          says.span, "name a constant, a counter (for its starting value), a "
+                          "definition without parameters or a symbol")

@@ -1,0 +1,216 @@
+"""The player reference and turn guide: readable by players for every bundled pack.
+
+Checked on the text players get (the Markdown sheet, where icons become their names, and
+the terminal form): no variable letter or internal name, no cross-reference, no doubled
+word, no placeholder left unrendered, and every constant a phase of the turn uses printed
+in that phase. Golden files cover the small ``tests/packs/other`` pack only, so a change
+to a bundled game's rules never needs a golden file regenerated.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from decklore import cli
+from decklore.compiler import compile_pack
+from decklore.compiler.rules_player import player_reference, symbol_names, to_text
+from decklore.compiler.sheets import PrintOptions, render
+from decklore.compiler.turn_guide import turn_guide
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "tests" / "golden" / "sheets"
+OTHER = ROOT / "tests" / "packs" / "other"
+BUNDLED = sorted(p.name for p in (ROOT / "cards").iterdir() if (p / "pack.yaml").is_file())
+
+
+@cache
+def _tables(name: str) -> dict[str, Any]:
+    return compile_pack(ROOT / "cards" / name).tables
+
+
+def _variables(node: Any) -> set[str]:
+    """Every name the rules bind: loop, choice and let variables and parameters."""
+    found: set[str] = set()
+    if isinstance(node, dict):
+        for key in ("var", "params", "player"):
+            value = node.get(key)
+            if isinstance(value, str) and node.get("do") != "as":
+                found.add(value)
+            elif isinstance(value, list):
+                found |= {v for v in value if isinstance(v, str)}
+        if node.get("do") == "let":
+            found.add(str(node["name"]))
+        for value in node.values():
+            found |= _variables(value)
+    elif isinstance(node, list):
+        for value in node:
+            found |= _variables(value)
+    return found
+
+
+def _problems(text: str, rules: dict[str, Any]) -> list[str]:
+    problems = []
+    words = set(re.findall(r"(?<!['’])\b[A-Za-z_][A-Za-z0-9_]*", text))
+    for name in sorted(_variables(rules)):
+        if ((len(name) == 1 and name not in ("a", "I")) or "_" in name) and name in words:
+            problems.append(f"variable {name!r}")
+    problems += [f"internal name {m!r}" for m in sorted(set(re.findall(
+        r"\b[a-z]+_[a-z0-9_]+\b", text)))]
+    if "(see" in text:
+        problems.append("a '(see …)' cross-reference")
+    problems += [f"doubled word {m.group(0)!r}" for m in re.finditer(
+        r"\b([A-Za-z]+)\s+\1\b", text, re.IGNORECASE)]
+    problems += [f"unrendered {m!r}" for m in re.findall(r"\{[^}]*\}", text)]
+    return problems
+
+
+@pytest.mark.parametrize("pack", BUNDLED)
+def test_the_player_reference_reads_as_english(pack: str) -> None:
+    tables = _tables(pack)
+    markdown = render(tables, "reference", "md", PrintOptions())
+    guide = render(tables, "guide", "md", PrintOptions())
+    assert _problems(markdown, tables["rules"]) == []
+    assert _problems(guide, tables["rules"]) == []
+
+
+def _consts(node: Any, rules: dict[str, Any], seen: set[str]) -> set[str]:
+    """Constants a block reads, directly or through the defines it reads (not actions:
+    those the pack words, or print, where they are used)."""
+    found: set[str] = set()
+    if isinstance(node, dict):
+        if node.get("op") == "const":
+            found.add(str(node["name"]))
+        if node.get("op") == "define" and node["name"] not in seen:
+            seen.add(str(node["name"]))
+            found |= _consts(rules["defines"][node["name"]]["body"], rules, seen)
+        for value in node.values():
+            found |= _consts(value, rules, seen)
+    elif isinstance(node, list):
+        for value in node:
+            found |= _consts(value, rules, seen)
+    return found
+
+
+@pytest.mark.parametrize("pack", BUNDLED)
+def test_each_phase_prints_the_numbers_it_uses(pack: str) -> None:
+    tables = _tables(pack)
+    rules = tables["rules"]
+    reference = player_reference(tables)
+    assert reference is not None
+    numbered = [s for s in reference.phases if s.number is not None]
+    turn = next(f for f in _flows(rules["flow"]) if f["kind"] == "turn")
+    missing = []
+    ids = _ids(rules)
+    for flow, section in zip(turn["children"], numbered, strict=True):
+        text = " ".join(_all_text(section.steps) + section.notes)
+        for name in sorted(_consts(flow, rules, set()) - ids):
+            value = rules["consts"][name]
+            if value["op"] == "int" and not re.search(rf"\b{value['value']}\b", text):
+                missing.append(f"{section.title}: {name} = {value['value']}")
+    assert missing == []
+
+
+def _ids(node: Any) -> set[str]:
+    """Constants passed to a define or an action: names for a deck or a level (Era of
+    Kingdoms' basic = 1), not numbers a player reads."""
+    found: set[str] = set()
+    if isinstance(node, dict):
+        if node.get("op") == "define" or node.get("do") == "call":
+            found |= {str(a["name"]) for a in node.get("args") or [] if a.get("op") == "const"}
+        for value in node.values():
+            found |= _ids(value)
+    elif isinstance(node, list):
+        for value in node:
+            found |= _ids(value)
+    return found
+
+
+def _flows(flows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for flow in flows:
+        out += [flow, *_flows(flow.get("children") or [])]
+    return out
+
+
+def _all_text(steps: list[Any]) -> list[str]:
+    return [t for s in steps for t in [s.text, *_all_text(s.children)]]
+
+
+def test_era_reference_inlines_the_deal_and_names_the_goal() -> None:
+    text = to_text(player_reference(_tables("era")) or pytest.fail("no rules"))
+    assert "Deal yourself 8 cards face down" in text
+    assert "(6 on the first player's first turn)" in text
+    assert "WIN at once when you have at least 15 progress tokens." in text
+    assert "Committing 7 or more gives you an exhaustion token" in text
+
+
+def test_era_of_kingdoms_reference_gives_actions_hand_size_and_a_player_table() -> None:
+    reference = player_reference(_tables("era-of-kingdoms")) or pytest.fail("no rules")
+    text = to_text(reference)
+    assert "You have 3 actions." in text
+    assert "Draw back up to your hand size: 5" in text
+    assert reference.table is not None and reference.table.counts == [1, 2, 3, 4]
+    rows = dict(reference.table.rows)
+    assert rows["Advanced cards above the Age of Enlightenment"][1:] == ["9", "11", "13"]
+    assert [p.title for p in reference.phases if p.number] == [
+        "Actions", "Discard", "Upgrade", "Draw"]
+
+
+def test_generated_text_names_variables_as_nouns() -> None:
+    """The small pack has no wording of its own for most blocks: what is generated must
+    read without variable letters."""
+    tables = compile_pack(OTHER).tables
+    text = to_text(player_reference(tables) or pytest.fail("no rules"), symbol_names(tables))
+    assert _problems(text, tables["rules"]) == []
+    assert "Buy up to 2 ships, then sell cards from your hand for gold." in text
+    assert "A ship bought this turn may be sold at once." in text
+
+
+@pytest.mark.parametrize(("sheet", "fmt"), [
+    ("reference", "md"), ("reference", "html"), ("guide", "md")])
+def test_golden_player_sheets(sheet: str, fmt: str, update_golden: bool) -> None:
+    text = render(compile_pack(OTHER).tables, sheet, fmt, PrintOptions())
+    path = GOLDEN / f"other-{sheet}.{fmt}"
+    if update_golden:
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
+
+
+def test_the_guide_states_the_goal_and_what_automatic_phases_do() -> None:
+    tables = _tables("era")
+    guide = turn_guide(tables["rules"], player_reference(tables))
+    assert guide is not None
+    assert guide.goal and guide.goal[0].startswith("WIN")
+    dealing = {p.title: p for p in guide.phases}["Card dealing"]
+    assert dealing.asks == () and dealing.does[0].startswith("Deal yourself 8 cards")
+
+
+def test_reference_command_prints_the_player_form_and_the_exact_one() -> None:
+    runner = CliRunner()
+    player = runner.invoke(cli, ["reference", str(ROOT / "cards" / "era"), "--no-cache"])
+    exact = runner.invoke(cli, ["reference", str(ROOT / "cards" / "era"), "--exact",
+                                "--no-cache"])
+    assert player.exit_code == 0 and exact.exit_code == 0, player.output + exact.output
+    assert "How to win" in player.output and "(see" not in player.output
+    assert "(see “Play a card”, with c = c)" in exact.output
+
+
+@pytest.mark.skipif(shutil.which("pdfinfo") is None, reason="poppler's pdfinfo not installed")
+@pytest.mark.parametrize("pack", ["era", "era-of-kingdoms"])
+def test_player_reference_fits_two_pages(pack: str, tmp_path: Path) -> None:
+    from decklore.compiler.pdf import html_to_pdf
+
+    pdf = tmp_path / "reference.pdf"
+    pdf.write_bytes(html_to_pdf(render(_tables(pack), "reference", "html", PrintOptions())))
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True,
+                          check=True).stdout
+    pages = int(re.search(r"Pages:\s+(\d+)", info).group(1))  # type: ignore[union-attr]
+    assert pages <= 2
