@@ -15,6 +15,8 @@ import pytest
 from random_play import check_invariants, play_out
 
 from decklore.cards import bundled_pack
+from decklore.compiler import compile_pack
+from decklore.compiler.sheets import PrintOptions, render
 from decklore.compiler.scenarios import compiled_tables
 from decklore.runtime.agents import GreedyAgent, RandomAgent, Weights
 from decklore.runtime.describe import event_text
@@ -139,3 +141,20 @@ def test_greedy_games_end_cleanly(players: int) -> None:
     check_invariants(game)
     assert game.result is not None and game.result["winners"], game.result
     assert game.result["reason"] != "step budget"
+
+
+@pytest.mark.parametrize(("sheet", "fmt"), [
+    ("cards", "html"), ("list", "md"), ("legend", "md"), ("reference", "md"), ("guide", "md")])
+def test_the_sheets_print(sheet: str, fmt: str) -> None:
+    """Every sheet renders from the pack; the turn reference and guide name the five steps
+    of a turn, the legend the four ages."""
+    pack = bundled_pack("era-deck-race")
+    assert pack is not None
+    text = render(compile_pack(pack).tables, sheet, fmt, PrintOptions())
+    if sheet in ("reference", "guide"):
+        for step in ("Take a Portal", "Play cards", "Discard", "Technology", "Refill your hand"):
+            assert step in text
+    if sheet == "legend":
+        assert all(age in text for age in ("Stone", "Bronze", "Iron", "Gold"))
+    if sheet == "cards":
+        assert text.count("Philosophy") >= 2
