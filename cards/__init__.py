@@ -5,7 +5,8 @@ from __future__ import annotations
 from importlib.resources import as_file, files
 from pathlib import Path
 
-BUNDLED = ("era", "renaissance", "era-of-kingdoms", "era-of-kingdoms-trade-route")
+BUNDLED = ("era", "renaissance", "era-of-kingdoms", "era-of-kingdoms-trade-route",
+           "era-deck-race")
 
 
 def bundled_pack(name: str) -> Path | None:

@@ -537,8 +537,9 @@ class _Runner:
                 fail(want, "winner", "expected the game to be over, but it goes on; "
                      + self._pending_text())
             else:
-                winners = [w + 1 for w in result["winners"]]
-                wanted = [] if expected_w == "none" else [expected_w]
+                winners = sorted(w + 1 for w in result["winners"])
+                wanted = ([] if expected_w == "none" else sorted(expected_w)
+                          if isinstance(expected_w, list) else [expected_w])
                 if winners != wanted:
                     fail(want, "winner", f"expected winner {expected_w}, got {_result(result)}")
         if "reason" in want and (game.result or {}).get("reason") != want["reason"]:

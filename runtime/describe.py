@@ -229,6 +229,16 @@ def event_text(game: Game, event: list[Any], viewer: int | None) -> str | None:
             spec["visibility"] == "owner" and player == viewer))
         name = game.rows[card]["name"] if shown else "a card"
         return f"{name} → {where}"
+    if kind == "reveal":
+        # Those a card was shown to read its name here, even once it has been shuffled
+        # away again (a guess that failed); the others only learn that a card was shown.
+        card, to = event[1], event[2]
+        name = game.rows[card]["name"]
+        if to is None:
+            return f"Revealed to everyone: {name}"
+        if to == viewer:
+            return f"Revealed to you: {name}"
+        return f"{player_name(to)} looks at a card"
     if kind == "counter":
         name, slot, value = event[1], event[2], event[3]
         spec = program.counters[name]

@@ -658,8 +658,14 @@ class Game:
         self._fire("revealed", [card])
 
     def shuffle(self, zone: str, player: int | None) -> None:
-        """Shuffle a zone with the game's seeded generator, logged."""
+        """Shuffle a zone with the game's seeded generator, logged; nobody can tell any more
+        which face-down card went where, so what was revealed of them is forgotten (a card
+        guessed at and shuffled back is unknown again)."""
         self.state.shuffle(zone, player)
+        cards = self.state.cards
+        for card in self.zone_cards(zone, player):
+            if not cards[card]["face_up"]:
+                cards[card].pop("seen", None)
         self._log("shuffle", zone, player, len(self.zone_cards(zone, player)))
         self._dirty = True
         self._touch(CARDS, self.program.zone_tags.get(zone, zone))

@@ -357,6 +357,29 @@ win p when p.points >= 3
     assert not any(game.state.flags["tired"])
 
 
+def test_a_shuffle_forgets_what_was_revealed_of_face_down_cards(tmp_path: Path) -> None:
+    """A face-down card revealed, then shuffled back among others, is unknown again: the
+    shuffle's point is that nobody can follow it. Face-up cards stay seen, as they lie."""
+    game = play(tmp_path, """
+setup:
+  for each p in players():
+    move top_card(draw(p)) to used(p) face up
+    move top(draw(p), 3) to used(p) face down
+    reveal top(used(p), 2)
+round:
+  turn:
+    may "Shuffle the pile":
+      shuffle used(me)
+    end game
+""")
+    seen = [v for v in game.observation(1)["zones"]["used"][0] if "card" in v]
+    assert len(seen) == 3  # two revealed face-down cards and the face-up one
+    game.apply(0)  # yes: shuffle
+    after = game.observation(1)["zones"]["used"][0]
+    assert [v["face_up"] for v in after if "card" in v] == [True]
+    assert sum(not v["face_up"] for v in after) == 3
+
+
 def test_move_at_depth_puts_cards_under_that_many(tmp_path: Path) -> None:
     """``at depth N``: the first card goes under N cards, the next under it, and a depth past
     the bottom is the bottom ("the middle of the deck", "nine cards from the top")."""
