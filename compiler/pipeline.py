@@ -131,6 +131,7 @@ def _check_pack(manifest: Manifest, decks: list[DeckData], uses: Any,
     checks.check_locks(uses, diags)
     checks.check_deck_rules(manifest, decks, diags)
     checks.check_ai(manifest, rules, diags)
+    checks.check_balance(manifest, rules, diags)
     if warnings_as_errors:
         diags.items[:] = [_as_error(d) for d in diags.items]
     diags.raise_if_errors()
@@ -380,6 +381,7 @@ def build_tables(manifest: Manifest, decks: list[DeckData],
         "cards": [c for d in decks for c in d.cards],
         "rules": rules,
         "ai": _plain_ai(m),
+        **({"balance": _plain(m.balance)} if m.balance else {}),
         "renamed": _renamed(layers or [], m),
     }
 
@@ -391,6 +393,11 @@ def _renamed(layers: list[Any], m: Manifest) -> dict[str, str]:
         for old, new in ((manifest.raw or {}).get("renamed") or {}).items():
             out[manifest.qualify(str(old))] = manifest.qualify(str(new))
     return dict(sorted(out.items()))
+
+
+def _plain(value: Any) -> Any:
+    """Loaded YAML (located dicts and lists) as plain JSON data."""
+    return json.loads(json.dumps(value))
 
 
 def _plain_ai(m: Manifest) -> dict[str, Any] | None:
