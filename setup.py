@@ -15,6 +15,7 @@ ROOTS = {
     "grammar": "decklore.grammar",
     "schema": "decklore.schema",
     "cards": "decklore.cards",
+    "integrations": "decklore.integrations",
 }
 DATA = ["*.lark", "*.json", "*.yaml", "*.svg", "*.md", "*.rules", "*.html", "*.css", "*.j2",
         "py.typed"]

@@ -812,3 +812,7 @@ def main() -> None:
 from decklore.play import register as _register_play  # noqa: E402 - needs the group above
 
 _register_play(cli)
+
+from decklore.balance import register as _register_balance  # noqa: E402
+
+_register_balance(cli)

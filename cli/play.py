@@ -626,15 +626,30 @@ def _help_text(can_save: bool) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--logs", "log_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write each game's log here (game-00000.log, ...) for decklore replay.")
+@click.option("--results", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Stream every game to this file as a JSON line, as it finishes.")
+@click.option("--resume", is_flag=True,
+              help="Carry on the run in --results where it stopped.")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Write a balance report (.html or .pdf).")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+              show_default=True, help="Where games run: worker processes here, or Ray.")
+@click.option("--address", default=None,
+              help="The Ray cluster to join (default: RAY_ADDRESS, or a local instance).")
 @_guard
 def simulate(pack: str, games: int, seed: int, players: int | None, agents: str,
              decks: str | None, jobs: int, budget: int | None, as_json: bool,
-             log_dir: Path | None) -> None:
+             log_dir: Path | None, results: Path | None, resume: bool,
+             report_path: Path | None, backend: str, address: str | None) -> None:
     """Play many seeded games of PACK with agents and summarise who wins and how."""
+    from decklore import balance
     from decklore.runtime.agents import check_agent
     from decklore.runtime.engine import DEFAULT_BUDGET
-    from decklore.runtime.simulate import simulate as run
-    from decklore.runtime.simulate import summarize
+
+    if resume and results is None:
+        raise click.BadParameter("--resume carries on a --results file; name it",
+                                 param_hint="--resume")
+    balance.check_report_path(report_path)
 
     tables, data = _tables(pack)
     low, high = tables.pack["players"]["min"], tables.pack["players"]["max"]
@@ -661,10 +676,18 @@ def simulate(pack: str, games: int, seed: int, players: int | None, agents: str,
             if advance is not None:
                 advance(done[0], games)
 
-        records = run(data, games, seed, count, names, decks=chosen, jobs=jobs,
-                      budget=budget or DEFAULT_BUDGET,
-                      log_dir=str(log_dir) if log_dir is not None else None, advance=played)
-    summary = summarize(records, count)
+        header = balance.header_for(tables, games, seed, count, names, chosen,
+                                    budget or DEFAULT_BUDGET)
+        tally = balance.run(tables, data, header, jobs=jobs, backend=backend,
+                            address=address,
+                            log_dir=str(log_dir) if log_dir is not None else None,
+                            results=results, resume=resume, advance=played)
+    summary = tally.summary()
+    if report_path is not None:
+        run_view = {"agents": header.agents, "seed": seed, "decks": header.decks}
+        html = balance.render_report_or_exit(balance.figures_of(tables, tally), run_view,
+                                             balance.pack_view(tables))
+        balance.write_report(report_path, html)
     summary["pack"] = tables.pack["id"]
     summary["agents"] = [names[i % len(names)] for i in range(count)]
     summary["seed"] = seed

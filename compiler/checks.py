@@ -129,3 +129,23 @@ def check_ai(manifest: Manifest, rules: dict[str, Any] | None, diags: Diagnostic
                 if names else f"the pack has no {what[group]}s")
             diags.error("E145", f"ai weight names no {what[group]} '{name}'",
                         entries.key_span(name), hint)
+
+
+def check_balance(manifest: Manifest, rules: dict[str, Any] | None, diags: Diagnostics) -> None:
+    """The played zones of ``balance:`` are zones of the rules, and each band is low to high."""
+    balance = manifest.balance
+    if not balance:
+        return
+    zones = [z["name"] for z in (rules or {}).get("zones", [])]
+    played: Any = balance.get("played") or []
+    for i, name in enumerate(played):
+        if name not in zones:
+            hint = suggest(name, zones) or (f"zones of the rules: {', '.join(sorted(zones))}"
+                                            if zones else "the pack's rules declare no zones")
+            diags.error("E146", f"balance names no zone '{name}'", played.item_span(i), hint)
+    bands: Any = balance.get("bands") or {}
+    for key, band in bands.items():
+        low, high = band
+        if low > high:
+            diags.error("E147", f"band '{key}' runs from {low} down to {high}",
+                        bands.value_span(key), f"write it low first: [{high}, {low}]")

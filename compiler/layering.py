@@ -66,6 +66,7 @@ def merge_declarations(layers: list[Layer], diags: Diagnostics) -> Stack:
     players = (0, 0)
     automated: dict[int, int] = {}
     ai: dict[str, Any] | None = None
+    balance: dict[str, Any] | None = None
 
     def clash(what: str, name: str, span: Span, first: Span, owner: str, layer: Layer) -> None:
         diags.error("E165", f"{what} '{name}' is declared by both {owner} and {layer.id}",
@@ -109,13 +110,15 @@ def merge_declarations(layers: list[Layer], diags: Diagnostics) -> Stack:
             players, automated = m.players, m.automated
         if m.ai:
             ai = _merge_ai(ai, m.ai)
+        if m.balance:
+            balance = _merge_balance(balance, m.balance)
     top = layers[-1].manifest
     plain_kinds = {k: {x: y for x, y in v.items() if x != "_pack"} for k, v in kinds.items()}
     plain_fields = {k: v[0] for k, v in fields.items()}
     stacked = stacking[0] if stacking else None
     merged = dataclasses.replace(
         top, symbols=symbols, kinds=plain_kinds, fields=plain_fields, stacking=stacked,
-        deck_rules=deck_rules, players=players, automated=automated, ai=ai,
+        deck_rules=deck_rules, players=players, automated=automated, ai=ai, balance=balance,
         owners={s: o for s, o in owners.items() if o != top.id})
     views = {layer.id: dataclasses.replace(
         layer.manifest, symbols=symbols, kinds=plain_kinds, fields=plain_fields,
@@ -133,6 +136,20 @@ def _merge_ai(below: dict[str, Any] | None, above: Any) -> dict[str, Any]:
                 out["weights"].setdefault(group, {}).update(value)
             else:
                 out["weights"][group] = value
+    return out
+
+
+def _merge_balance(below: dict[str, Any] | None, above: Any) -> dict[str, Any]:
+    """A mod's played zones replace the ones below; its bands replace those of that name."""
+    out: dict[str, Any] = {k: v for k, v in (below or {}).items() if k != "bands"}
+    bands = dict((below or {}).get("bands") or {})
+    for key, value in above.items():
+        if key == "bands":
+            bands.update(value)
+        else:
+            out[key] = value
+    if bands:
+        out["bands"] = bands
     return out
 
 

@@ -89,6 +89,8 @@ class Manifest:
     automated: dict[int, int] = field(default_factory=dict)
     """Seats the rules play, by player count (a solo mode's automated rival)."""
     ai: Any = None
+    balance: Any = None
+    """The ``balance`` section as loaded: played zones and report bands."""
     """The ``ai`` section as loaded (with positions), checked against the rules later."""
     raw: Any = None
     """pack.yaml as loaded, with positions: the relations between packs are read from it."""
@@ -216,6 +218,7 @@ def _build(data: LocatedDict, pack_dir: Path, display: str, diags: Diagnostics) 
         meta=meta,
         file=display,
         ai=data.get("ai"),
+        balance=data.get("balance"),
         raw=data,
         replaces=_paths(data, "replaces"),
         patches=_paths(data, "patches"),

@@ -9,6 +9,7 @@ so later stages never see half-built data.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable
 from importlib.metadata import version as _package_version
 from pathlib import Path
@@ -101,6 +102,7 @@ def _check_pack(manifest: Manifest, decks: list[DeckData], uses: Any,
     checks.check_deck_rules(manifest, decks, diags)
     checks.check_backs(decks, rules, diags)
     checks.check_ai(manifest, rules, diags)
+    checks.check_balance(manifest, rules, diags)
     if warnings_as_errors:
         diags.items[:] = [_as_error(d) for d in diags.items]
     diags.raise_if_errors()
@@ -315,6 +317,7 @@ def build_tables(manifest: Manifest, decks: list[DeckData],
         "cards": [c for d in decks for c in d.cards],
         "rules": rules,
         "ai": _plain_ai(m),
+        **({"balance": _plain(m.balance)} if m.balance else {}),
         "renamed": _renamed(layers or [], m),
     }
 
@@ -326,6 +329,11 @@ def _renamed(layers: list[Any], m: Manifest) -> dict[str, str]:
         for old, new in ((manifest.raw or {}).get("renamed") or {}).items():
             out[manifest.qualify(str(old))] = manifest.qualify(str(new))
     return dict(sorted(out.items()))
+
+
+def _plain(value: Any) -> Any:
+    """Loaded YAML (located dicts and lists) as plain JSON data."""
+    return json.loads(json.dumps(value))
 
 
 def _plain_ai(m: Manifest) -> dict[str, Any] | None:

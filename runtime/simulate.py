@@ -9,38 +9,20 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
-from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
 from decklore.runtime.agents import make_agent
 from decklore.runtime.engine import DEFAULT_BUDGET, Game, StepBudgetExceeded
 from decklore.runtime.expressions import RulesError
+from decklore.runtime.results import GameRecord
 from decklore.runtime.rng import Rng
 from decklore.runtime.state import automated_seats, playable_decks
 from decklore.runtime.tables import Tables, loads_tables
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """How one game went."""
-
-    index: int
-    seed: int
-    decks: list[str]
-    agents: list[str]
-    winners: list[int]
-    reason: str
-    turns: int
-    decisions: int
-    steps: int
-    budget_hit: bool = False
-    error: str | None = None
-    log_hash: str = ""
+from decklore.runtime.tally import tally
 
 
 def game_seed(base: int, index: int) -> int:
@@ -87,6 +69,8 @@ def play_game(tables: Tables, players: int, seed: int, agents: Sequence[str], *,
         result = game.result or {}
         record = _record(index, seed, chosen, names, game, str(result.get("reason", "")),
                          winners=list(result.get("winners", [])))
+    if game is not None:
+        record = replace(record, plays=card_plays(game))
     if log_dir is not None and game is not None:
         write_log(game, Path(log_dir) / f"game-{index:05d}.log")
     return record
@@ -103,11 +87,55 @@ def write_log(game: Game, path: Path) -> None:
 
 def _record(index: int, seed: int, decks: list[str], agents: list[str], game: Game | None,
             reason: str, *, winners: list[int] | None = None, budget_hit: bool = False,
-            error: str | None = None) -> GameRecord:
+            error: str | None = None, plays: list[list[Any]] | None = None) -> GameRecord:
     info = game.state.info if game is not None else {"turn": 0, "decisions": 0, "steps": 0}
     return GameRecord(index, seed, decks, agents, winners or [], reason, info["turn"],
                       info["decisions"], info["steps"], budget_hit, error,
-                      game.log_hash() if game is not None else "")
+                      game.log_hash() if game is not None else "", plays or [])
+
+
+def played_zones(tables: Tables) -> set[str]:
+    """The zones a card enters when its player plays it, for per-card figures.
+
+    The pack names them under ``balance: played:``; without that, every public zone of a
+    player counts, entered from a zone that is not public (a hand, a face-down pile).
+    """
+    declared = (tables.raw.get("balance") or {}).get("played")
+    zones = (tables.raw.get("rules") or {}).get("zones", [])
+    if declared:
+        return set(declared)
+    return {z["name"] for z in zones if z["per"] == "player" and z["visibility"] == "public"}
+
+
+def card_plays(game: Game) -> list[list[Any]]:
+    """[card id, seat, times played, first turn] for each card a seat played.
+
+    A play is a move into a played zone from elsewhere, read from the game's event log, so
+    it costs nothing while the game runs. Setup moves (before the first turn) are not
+    plays. Grouped by card and seat, so a game's record stays small.
+    """
+    tables = game.program.tables
+    into = played_zones(tables)
+    cards = game.state.cards
+    where: dict[int, str] = {}
+    turn = 0
+    seen: dict[tuple[str, int], list[Any]] = {}
+    for event in game.state.log:
+        kind = event[0]
+        if kind == "turn":
+            turn = event[1]
+        elif kind == "move":
+            card, player = event[1], event[3]
+            zone = event[2].partition("#")[0]  # a space of a zone of spaces: the zone
+            before = where.get(card)
+            where[card] = zone
+            if turn and zone in into and player is not None and before not in into:
+                key = (cards[card]["card"], player)
+                if key in seen:
+                    seen[key][2] += 1
+                else:
+                    seen[key] = [key[0], player, 1, turn]
+    return [seen[key] for key in sorted(seen)]
 
 
 # --- many games -----------------------------------------------------------------------------
@@ -126,101 +154,58 @@ def _play_job(job: tuple[int, int, int, list[str], list[str] | None, int, str | 
                      decks=decks, budget=budget, log_dir=log_dir)
 
 
+def iter_games(data: bytes, n: int, seed: int, players: int, agents: Sequence[str], *,
+               decks: Sequence[str] | None = None, jobs: int = 1,
+               budget: int = DEFAULT_BUDGET, log_dir: str | None = None,
+               start: int = 0) -> Iterator[GameRecord]:
+    """Games ``start`` to ``n - 1`` of a run, in game order, as they finish.
+
+    Workers may finish out of order; results are released in order with only the games
+    still in flight held back, so memory stays flat however long the run is.
+    """
+    jobs_list = ((i, seed, players, list(agents), list(decks) if decks else None, budget,
+                  log_dir) for i in range(start, n))
+    if jobs <= 1:
+        _init_worker(data)
+        for job in jobs_list:
+            yield _play_job(job)
+        return
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    chunk = max(1, min(64, (n - start) // (jobs * 8)))
+    with context.Pool(jobs, initializer=_init_worker, initargs=(data,)) as pool:
+        yield from pool.imap(_play_job, jobs_list, chunksize=chunk)
+
+
 def simulate(data: bytes, n: int, seed: int, players: int, agents: Sequence[str], *,
              decks: Sequence[str] | None = None, jobs: int = 1,
              budget: int = DEFAULT_BUDGET, log_dir: str | None = None,
              advance: Callable[[int], None] | None = None) -> list[GameRecord]:
     """Play ``n`` games from the tables in ``data``; records come back in game order."""
-    jobs_list = [(i, seed, players, list(agents), list(decks) if decks else None, budget,
-                  log_dir) for i in range(n)]
     records: list[GameRecord] = []
-    if jobs <= 1:
-        _init_worker(data)
-        for job in jobs_list:
-            records.append(_play_job(job))
-            if advance:
-                advance(1)
-        return records
-    import multiprocessing
-
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(jobs, initializer=_init_worker, initargs=(data,)) as pool:
-        for record in pool.imap_unordered(_play_job, jobs_list, chunksize=max(1, n // (jobs * 8))):
-            records.append(record)
-            if advance:
-                advance(1)
-    records.sort(key=lambda r: r.index)
+    for record in iter_games(data, n, seed, players, agents, decks=decks, jobs=jobs,
+                             budget=budget, log_dir=log_dir):
+        records.append(record)
+        if advance:
+            advance(1)
     return records
 
 
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate: sound even near 0% and 100%."""
-    if games == 0:
-        return 0.0, 0.0
-    p = wins / games
-    denominator = 1 + z * z / games
-    middle = (p + z * z / (2 * games)) / denominator
-    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
-    return max(0.0, middle - spread), min(1.0, middle + spread)
-
-
-def summarize(records: Sequence[GameRecord], players: int) -> dict[str, Any]:
+def summarize(records: Iterable[GameRecord], players: int) -> dict[str, Any]:
     """Wins by seat, by deck and by agent with 95% intervals, turns, reasons, budget hits.
 
     Seats the rules play (a solo mode's rival) are counted as seats, with the agent 'rules'.
     Every game without a winner is counted, by its cause (the step budget, a rules error, a
     pack without a score); a game two or more players share counts as a win for each.
+    One pass over the records, so a stream of any length summarises in constant memory.
     """
-    n = len(records)
-    players = max([players, *(len(r.agents) for r in records)])
-    finished = [r for r in records if not r.budget_hit and r.error is None]
-
-    def rate(wins: int, games: int) -> dict[str, Any]:
-        low, high = wilson(wins, games)
-        return {"games": games, "wins": wins, "rate": round(wins / games, 4) if games else 0.0,
-                "ci95": [round(low, 4), round(high, 4)]}
-
-    seats = [rate(sum(1 for r in records if seat in r.winners), n) for seat in range(players)]
-    deck_games: Counter[str] = Counter()
-    deck_wins: Counter[str] = Counter()
-    agent_games: Counter[str] = Counter()
-    agent_wins: Counter[str] = Counter()
-    for r in records:
-        for seat, deck in enumerate(r.decks):
-            deck_games[deck] += 1
-            deck_wins[deck] += seat in r.winners
-        for seat, agent in enumerate(r.agents):
-            agent_games[agent] += 1
-            agent_wins[agent] += seat in r.winners
-    turns = [r.turns for r in finished]
-    return {
-        "games": n,
-        "players": players,
-        "wins_by_seat": {str(seat + 1): s for seat, s in enumerate(seats)},
-        "wins_by_deck": {d: rate(deck_wins[d], deck_games[d]) for d in sorted(deck_games)},
-        "wins_by_agent": {a: rate(agent_wins[a], agent_games[a]) for a in sorted(agent_games)},
-        "no_winner": sum(1 for r in records if not r.winners),
-        "no_winner_by_cause": dict(sorted(Counter(r.reason for r in records
-                                                  if not r.winners).items(),
-                                          key=lambda kv: (-kv[1], kv[0]))),
-        "shared_wins": sum(1 for r in records if len(r.winners) > 1),
-        "average_turns": round(sum(turns) / len(turns), 2) if turns else 0.0,
-        "turns_range": [min(turns), max(turns)] if turns else [0, 0],
-        "average_decisions": round(sum(r.decisions for r in records) / n, 1) if n else 0.0,
-        "reasons": dict(sorted(Counter(r.reason for r in records).items(),
-                               key=lambda kv: (-kv[1], kv[0]))),
-        "step_budget_hit": sum(1 for r in records if r.budget_hit),
-        "rules_errors": sorted({r.error for r in records if r.error and not r.budget_hit}),
-        "first_rules_error": next(({"game": r.index, "seed": r.seed, "error": r.error}
-                                   for r in records if r.error and not r.budget_hit), None),
-        "results_hash": results_hash(records),
-    }
+    return tally(records, players).summary()
 
 
-def results_hash(records: Sequence[GameRecord]) -> str:
+def results_hash(records: Iterable[GameRecord]) -> str:
     """One hash over every game's log: equal for equal runs, whatever the job split."""
     digest = hashlib.sha256()
     for r in records:
         digest.update(json.dumps(asdict(r), sort_keys=True).encode())
     return digest.hexdigest()[:16]
-
