@@ -13,7 +13,7 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
-SCHEMA_NAMES = ("pack", "deck", "tables", "scenario", "patch")
+SCHEMA_NAMES = ("pack", "deck", "tables", "scenario", "patch", "save")
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 
