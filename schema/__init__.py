@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from referencing import Registry
 
-SCHEMA_NAMES = ("pack", "deck", "tables", "rules-ir", "scenario", "patch")
+SCHEMA_NAMES = ("pack", "deck", "tables", "rules-ir", "scenario", "patch", "save")
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 

@@ -136,7 +136,7 @@ def test_schema_writes_every_schema_in_both_drafts(in_tmp: Path) -> None:
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in (in_tmp / "schemas").iterdir())
     assert names == sorted(f"{n}{suffix}" for n in ("pack", "deck", "tables", "rules-ir",
-                                                    "scenario", "patch")
+                                                    "scenario", "patch", "save")
                            for suffix in (".schema.json", ".draft-07.schema.json"))
     assert result.stdout.count("wrote ") == 12
     draft7 = json.loads((in_tmp / "schemas" / "deck.draft-07.schema.json").read_text("utf-8"))

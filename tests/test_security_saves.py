@@ -237,3 +237,15 @@ def test_damaged_logs_replay_or_are_refused(edits: list[tuple[int, int, Any]]) -
     code, output = replay(lines)
     assert code in (0, 1), output
     assert "internal error" not in output
+
+
+def test_the_save_schema_describes_real_saves_and_refuses_edited_ones() -> None:
+    import jsonschema
+
+    from decklore.schema import load_schema
+
+    validator = jsonschema.Draft202012Validator(load_schema("save"))
+    assert list(validator.iter_errors(json.loads(saved_game()))) == []
+    for edit in (_set(["seed"], "7"), _set(["version"], 2), _set(["cards", 0, "owner"], 99),
+                 _set(["counters", "progress_tokens", 0], 10 ** 12)):
+        assert list(validator.iter_errors(json.loads(edited(edit))))
