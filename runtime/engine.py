@@ -594,8 +594,6 @@ class Game:
 
     def _clear_marks(self, cards: list[int]) -> None:
         """Marks that last ``until moved`` go back to their start on the cards that moved."""
-        if self.program.symbol_marks:
-            self._view = None
         for name, start in self.program.marks_cleared_on_move:
             values = self.state.counters[name] if start is not None else self.state.flags[name]
             reset = start if start is not None else False
@@ -603,6 +601,8 @@ class Game:
                 if values[card] != reset:
                     values[card] = reset
                     self._log("counter" if start is not None else "flag", name, card, reset)
+                    if name in self.program.symbol_marks:
+                        self._view = None  # the card's symbols change with the mark
 
     def _detach(self, card: int) -> None:
         cards = self.state.cards
