@@ -138,7 +138,7 @@ def test_schema_writes_every_schema_in_both_drafts(in_tmp: Path) -> None:
     assert names == sorted(f"{n}{suffix}" for n in ("pack", "deck", "tables", "rules-ir",
                                                     "scenario", "patch", "save")
                            for suffix in (".schema.json", ".draft-07.schema.json"))
-    assert result.stdout.count("wrote ") == 12
+    assert result.stdout.count("wrote ") == 14
     draft7 = json.loads((in_tmp / "schemas" / "deck.draft-07.schema.json").read_text("utf-8"))
     assert "definitions" in draft7 and "$defs" not in draft7
 
@@ -146,7 +146,7 @@ def test_schema_writes_every_schema_in_both_drafts(in_tmp: Path) -> None:
 def test_schema_closed_over_a_pack(in_tmp: Path, mini_pack: Path) -> None:
     result = run("schema", "-o", "schemas", "--pack", "mini")
     assert result.exit_code == 0, result.output
-    assert len(list((in_tmp / "schemas").iterdir())) == 12
+    assert len(list((in_tmp / "schemas").iterdir())) == 14
     deck = json.loads((in_tmp / "schemas" / "deck.schema.json").read_text("utf-8"))
     card = deck["$defs"]["card"]
     assert card["properties"]["kind"]["enum"] == ["unit", "event"]
