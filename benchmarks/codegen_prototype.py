@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from decklore.cards import bundled_pack
-from decklore.compiler.scenarios import compiled_tables
+from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.agents import RandomAgent
 from decklore.runtime.builtins import BUILTINS
 from decklore.runtime.engine import Game

@@ -85,7 +85,7 @@ def have_rlcard() -> bool:
 
 
 def uno_tables() -> Tables:
-    from decklore.compiler.scenarios import compiled_tables
+    from decklore.compiler.tools.scenarios import compiled_tables
 
     return compiled_tables(PACK)
 

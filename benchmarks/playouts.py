@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from decklore.cards import bundled_pack
-from decklore.compiler.scenarios import compiled_tables
+from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.agents import GreedyAgent, RandomAgent, Weights
 from decklore.runtime.engine import Game, StepBudgetExceeded
 from decklore.runtime.simulate import deal_decks

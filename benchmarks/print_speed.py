@@ -3,7 +3,7 @@
 Prints, measured in one run: the cards (with copies) and the distinct faces, then for each
 way of making the PDF its CPU seconds, seconds per 100 cards and PDF size: WeasyPrint on
 the whole sheet's HTML, the default (WeasyPrint laying out each distinct face and back
-once, compiler/card_pdf.py) and, when it is installed, headless Chromium on the HTML
+once, compiler/printing/card_pdf.py) and, when it is installed, headless Chromium on the HTML
 (wall-clock seconds: its work is in another process).
 
     python benchmarks/print_speed.py [--repeat 2]
@@ -17,9 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from decklore.compiler import compile_pack
-from decklore.compiler.card_pdf import cards_pdf
-from decklore.compiler.pdf import chromium_path, html_to_pdf
-from decklore.compiler.sheets import PrintOptions, card_sheet_parts, render
+from decklore.compiler.printing.card_pdf import cards_pdf
+from decklore.compiler.printing.pdf import chromium_path, html_to_pdf
+from decklore.compiler.printing.sheets import PrintOptions, card_sheet_parts, render
 
 ROOT = Path(__file__).resolve().parent.parent
 

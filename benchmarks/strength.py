@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from decklore.cards import bundled_pack
-from decklore.compiler.scenarios import compiled_tables
+from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.agents import make_agent
 from decklore.runtime.engine import Game
 from decklore.runtime.expressions import RulesError

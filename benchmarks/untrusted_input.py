@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from decklore.compiler import PackError, compile_pack
-from decklore.compiler.sanitize import check_html
-from decklore.compiler.sheets import PrintOptions, render
+from decklore.compiler.printing.sanitize import check_html
+from decklore.compiler.printing.sheets import PrintOptions, render
 from decklore.runtime.agents import make_agent
 from decklore.runtime.engine import Game
 from decklore.runtime.state import GameState

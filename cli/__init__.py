@@ -224,8 +224,8 @@ def _print_options(paper: str, card_size: str, duplex: str, back_offset: str, th
                    print_shop: bool, bleed: str, alignment_page: bool) -> Any:
     import math
 
-    from decklore.compiler.layout import BLEEDS
-    from decklore.compiler.sheets import PrintOptions
+    from decklore.compiler.printing.layout import BLEEDS
+    from decklore.compiler.printing.sheets import PrintOptions
 
     custom = None
     if "x" in card_size.lower():
@@ -298,8 +298,8 @@ def _write_sheet(tables: dict[str, Any], sheet: str, fmt: str, options: Any, eng
                  target: Path) -> list[Path]:
     """Render one sheet into TARGET (and its HTML beside a PDF); the paths written."""
     from decklore.compiler import write_atomic
-    from decklore.compiler.card_pdf import sheet_pdf
-    from decklore.compiler.sheets import render
+    from decklore.compiler.printing.card_pdf import sheet_pdf
+    from decklore.compiler.printing.sheets import render
 
     text = render(tables, sheet, fmt, options, tables.get("templates") or None)
     if fmt != "pdf":
@@ -328,10 +328,10 @@ def print_command(pack: str, sheet: str, fmt: str, output: Path | None, paper: s
                   card_size: str, duplex: str, back_offset: str, theme: str, print_shop: bool,
                   bleed: str, alignment_page: bool, engine: str, cache: bool) -> None:
     """Print one sheet of PACK: cards, card list, turn reference, turn guide or legend."""
-    from decklore.compiler.layout import LayoutError
-    from decklore.compiler.pdf import PdfError
-    from decklore.compiler.sheet_sandbox import SheetError
-    from decklore.compiler.sheets import FORMATS
+    from decklore.compiler.printing.layout import LayoutError
+    from decklore.compiler.printing.pdf import PdfError
+    from decklore.compiler.printing.sandbox import SheetError
+    from decklore.compiler.printing.sheets import FORMATS
 
     if fmt not in FORMATS[sheet]:
         raise click.UsageError(f"the {sheet} sheet prints as {', '.join(FORMATS[sheet])}")
@@ -392,7 +392,7 @@ def _sheet_diagnostic(exc: Any, pack: str) -> Diagnostic:
 
 
 def _has_guide(tables: dict[str, Any]) -> bool:
-    from decklore.compiler.turn_guide import turn_guide
+    from decklore.compiler.printing.turn_guide import turn_guide
 
     return turn_guide(tables.get("rules")) is not None
 
@@ -412,9 +412,9 @@ def build(pack: str, out_dir: Path, no_sheets: bool, paper: str, card_size: str,
     """Compile PACK and write its tables and every sheet into OUT_DIR/<pack id>/."""
     from decklore.compiler import write_atomic
     from decklore.compiler.build_output import staged_folder
-    from decklore.compiler.layout import LayoutError
-    from decklore.compiler.pdf import PdfError
-    from decklore.compiler.sheet_sandbox import SheetError
+    from decklore.compiler.printing.layout import LayoutError
+    from decklore.compiler.printing.pdf import PdfError
+    from decklore.compiler.printing.sandbox import SheetError
 
     options = _print_options(paper, card_size, duplex, back_offset, theme, print_shop, bleed,
                              alignment_page)
@@ -474,8 +474,8 @@ def schema(out_dir: Path, pack: str | None) -> None:
     schemas = {name: load_schema(name) for name in SCHEMA_NAMES}
     if pack is not None:
         from decklore.compiler import Diagnostics
-        from decklore.compiler.decks import card_schema
-        from decklore.compiler.manifest import load_manifest
+        from decklore.compiler.load.decks import card_schema
+        from decklore.compiler.load.manifest import load_manifest
         from decklore.compiler.pipeline import display_path
 
         diags = Diagnostics()
@@ -503,7 +503,8 @@ def schema(out_dir: Path, pack: str | None) -> None:
 @_guard
 def reference(pack: str, exact: bool, cache: bool, fmt: str) -> None:
     """Print PACK's rules in plain English: the player reference, or --exact."""
-    from decklore.compiler import rules_english, rules_player
+    from decklore.compiler.rules import english as rules_english
+    from decklore.compiler.rules import player as rules_player
 
     result = _compile(pack, fmt, cache, False)
     if result is None:
@@ -539,9 +540,9 @@ def fmt_command(files: tuple[Path, ...], write: bool, check: bool) -> None:
     """Print rules FILES in canonical form (or rewrite them with --write)."""
     from decklore.compiler import Diagnostics, write_atomic
     from decklore.compiler.diagnostics import SourceCache, render_all
-    from decklore.compiler.rules_format import format_program
-    from decklore.compiler.rules_parser import parse_rules
-    from decklore.compiler.yaml_loader import read_text
+    from decklore.compiler.load.yaml_loader import read_text
+    from decklore.compiler.rules.format import format_program
+    from decklore.compiler.rules.parser import parse_rules
 
     diags = Diagnostics()
     outputs: list[tuple[Path, str, str]] = []
@@ -586,7 +587,7 @@ def diff(before: str, after: str, as_json: bool, fmt: str, output: Path | None,
     """List what changed from pack BEFORE to pack AFTER (folders or tables files)."""
     import json
 
-    from decklore.compiler.diff import diff_tables, to_text
+    from decklore.compiler.tools.diff import diff_tables, to_text
 
     sides = []
     for item in (before, after):
@@ -610,12 +611,12 @@ def diff(before: str, after: str, as_json: bool, fmt: str, output: Path | None,
         click.echo(json.dumps(changes.to_json(), indent=2, ensure_ascii=False))
     elif fmt in ("html", "pdf"):
         from decklore.compiler.emit import write_atomic
-        from decklore.compiler.sheets import render_changelog
+        from decklore.compiler.printing.sheets import render_changelog
 
         html = render_changelog(changes, sides[1])
         target = output or Path(f"changelog.{fmt}")
         if fmt == "pdf":
-            from decklore.compiler.pdf import html_to_pdf
+            from decklore.compiler.printing.pdf import html_to_pdf
 
             write_atomic(target, html_to_pdf(html))
         else:
@@ -634,7 +635,7 @@ def _tables_file(path: Path) -> dict[str, Any]:
     It may be any file: it is read only if regular and not too large, parsed with a depth
     bound, and refused with the first schema error (and where it is) if it is not tables.
     """
-    from decklore.compiler.safe_io import read_regular
+    from decklore.compiler.load.safe_io import read_regular
     from decklore.runtime.save_format import SaveFormatError, parse_json
 
     try:
@@ -672,7 +673,7 @@ def new() -> None:
 @_guard
 def new_pack_command(name: str, folder: Path | None) -> None:
     """Write a small, valid pack called NAME to start a game from."""
-    from decklore.compiler.scaffold import ScaffoldError, new_pack, pack_id
+    from decklore.compiler.tools.scaffold import ScaffoldError, new_pack, pack_id
 
     target = folder or Path(pack_id(name) or "new-pack")
     try:
@@ -695,7 +696,7 @@ def new_pack_command(name: str, folder: Path | None) -> None:
 def new_mod_command(name: str, base: str, folder: Path | None) -> None:
     """Write a mod called NAME that extends a pack, valid as it is, to change from there."""
     from decklore.compiler import PackError
-    from decklore.compiler.scaffold import ScaffoldError, new_mod, pack_id
+    from decklore.compiler.tools.scaffold import ScaffoldError, new_mod, pack_id
 
     target = folder or Path(pack_id(name) or "new-mod")
     try:
@@ -721,7 +722,7 @@ def order(pack: str, as_json: bool) -> None:
     import json
 
     from decklore.compiler.diagnostics import Diagnostics, SourceCache, render_all
-    from decklore.compiler.packs import load_order
+    from decklore.compiler.mods.packs import load_order
     from decklore.compiler.pipeline import display_path
 
     diags = Diagnostics()
@@ -748,8 +749,8 @@ def order(pack: str, as_json: bool) -> None:
 @_guard
 def migrate(pack: str, check: bool, fmt: str) -> None:
     """Rewrite PACK from an older pack format in the current one, then validate it."""
-    from decklore.compiler.migrate import MigrateError
-    from decklore.compiler.migrate import migrate as run
+    from decklore.compiler.mods.migrate import MigrateError
+    from decklore.compiler.mods.migrate import migrate as run
 
     path = _pack_path(pack)
     try:
@@ -789,8 +790,8 @@ def explain(pack: str, card: str, as_json: bool) -> None:
     import json
 
     from decklore.compiler import PackError
-    from decklore.compiler.explain import ExplainError, to_text
-    from decklore.compiler.explain import explain as run
+    from decklore.compiler.mods.explain import ExplainError, to_text
+    from decklore.compiler.mods.explain import explain as run
 
     try:
         report = run(_pack_path(pack), card)

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from decklore.compiler.emit import write_atomic
-from decklore.compiler.safe_io import read_regular
-from decklore.compiler.yaml_loader import MAX_FILE_BYTES
+from decklore.compiler.load.safe_io import read_regular
+from decklore.compiler.load.yaml_loader import MAX_FILE_BYTES
 
 KEEP_ENTRIES = 64
 

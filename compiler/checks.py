@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from decklore.compiler.decks import DeckData, Uses
 from decklore.compiler.diagnostics import Diagnostics, Span, suggest
-from decklore.compiler.manifest import Manifest
+from decklore.compiler.load.decks import DeckData, Uses
+from decklore.compiler.load.manifest import Manifest
 
 
 def check_ids(decks: list[DeckData], diags: Diagnostics) -> None:

@@ -186,7 +186,7 @@ def _source_lines(path: Path) -> list[str] | None:
     A diagnostic may name a file that is a symlink out of the pack (that is the error), so
     a snippet must not follow it and print a line of some other file on the machine.
     """
-    from decklore.compiler.safe_io import read_regular
+    from decklore.compiler.load.safe_io import read_regular
 
     try:
         if path.is_symlink():

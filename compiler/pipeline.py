@@ -17,7 +17,6 @@ from typing import Any
 
 from decklore.compiler import checks
 from decklore.compiler.cache import TableCache, pack_key
-from decklore.compiler.decks import DeckCompiler, DeckData
 from decklore.compiler.diagnostics import (
     Diagnostic,
     Diagnostics,
@@ -26,17 +25,18 @@ from decklore.compiler.diagnostics import (
     Span,
 )
 from decklore.compiler.emit import TABLES_FORMAT_VERSION, seal
-from decklore.compiler.manifest import Manifest, load_manifest
-from decklore.compiler.paths import pack_file
+from decklore.compiler.load.decks import DeckCompiler, DeckData
+from decklore.compiler.load.manifest import Manifest, load_manifest
+from decklore.compiler.load.paths import pack_file
+from decklore.compiler.load.yaml_loader import read_text
 from decklore.compiler.result import CompileResult as CompileResult
 from decklore.compiler.result import as_error as _as_error
 from decklore.compiler.result import display_path as display_path
 from decklore.compiler.result import from_cache as _from_cache
 from decklore.compiler.result import is_mod as _is_mod
 from decklore.compiler.result import summarize as summarize
-from decklore.compiler.rules_check import RulesChecker
-from decklore.compiler.rules_parser import parse_rules
-from decklore.compiler.yaml_loader import read_text
+from decklore.compiler.rules.check import RulesChecker
+from decklore.compiler.rules.parser import parse_rules
 
 # The one version is pyproject.toml's, read from the installed package's metadata.
 COMPILER_VERSION = _package_version("decklore")
@@ -124,8 +124,8 @@ def _compile_layered(pack_dir: Path, shown: str, cache: TableCache | None,
                      warnings_as_errors: bool, diags: Diagnostics,
                      progress: Callable[[int, int], None] | None) -> CompileResult:
     """A pack that builds on others: every pack of its load order, layered bottom up."""
-    from decklore.compiler import layering
-    from decklore.compiler.packs import load_order
+    from decklore.compiler.mods import layering
+    from decklore.compiler.mods.packs import load_order
 
     layers = load_order(pack_dir, shown, diags)
     diags.raise_if_errors()
@@ -155,7 +155,7 @@ def _compile_layered(pack_dir: Path, shown: str, cache: TableCache | None,
 
 
 def _layered_rules(stack: Any, diags: Diagnostics) -> dict[str, Any] | None:
-    from decklore.compiler import layering
+    from decklore.compiler.mods import layering
 
     added, replacing = layering.rules_sources(stack)
     if not added and not replacing:

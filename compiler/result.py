@@ -17,7 +17,7 @@ from typing import Any
 
 from decklore.compiler.cache import TableCache, pack_key
 from decklore.compiler.diagnostics import Diagnostic, PackError, Severity, Span
-from decklore.compiler.safe_io import read_regular
+from decklore.compiler.load.safe_io import read_regular
 
 # The yaml loader's size limit, without importing it (a cache hit loads no YAML).
 _MANIFEST_BYTES = 8 * 1024 * 1024

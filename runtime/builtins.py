@@ -1,6 +1,6 @@
 """The rules language's builtin functions, as the engine computes them.
 
-One function per builtin of ``decklore.compiler.rules_builtins`` (a test checks the two
+One function per builtin of ``decklore.compiler.rules.builtins`` (a test checks the two
 lists agree), each taking the running game first.  They read the state through the game's
 helpers and never change it.  Symbol questions all go through the game's cached
 :class:`~decklore.runtime.symbols.SymbolView`, so a turn that asks for the same totals

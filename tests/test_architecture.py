@@ -124,7 +124,7 @@ def test_a_wrong_import_direction_fails(module: str, source: str, error: str) ->
 
 def test_the_scenario_runner_may_import_the_runtime_wherever_it_sits() -> None:
     source = "from decklore.runtime.engine import Game\nfrom ..runtime import state\n"
-    assert import_errors("decklore.compiler.scenarios", source) == []
+    assert import_errors("decklore.compiler.tools.scenarios", source) == []
     assert import_errors("decklore.compiler.tools.scenarios", source) == []
     assert import_errors("decklore.runtime.engine", "import json\nfrom . import state\n") == []
 
@@ -171,7 +171,7 @@ def _language_words() -> set[str]:
     literal words), builtins, events, periods, options and card properties, and every key and
     enum value of the tables and rules IR schemas.  A pack may declare one as a name (a
     phase called 'draw', a flow 'turn'), and the runtime may use it: it is the language's."""
-    from decklore.compiler import rules_builtins as lang
+    from decklore.compiler.rules import builtins as lang
 
     words = set(re.findall(r'"([a-z_]+)"', (ROOT / "grammar" / "rules.lark").read_text("utf-8")))
     words |= set(lang.BUILTINS) | set(lang.EVENTS) | set(lang.PERIODS) | set(lang.FLOW_NESTING)

@@ -213,7 +213,7 @@ def test_the_play_table_names_kept_cards_only_to_their_owner() -> None:
     from rich.console import Console
 
     from decklore import play as play_module
-    from decklore.compiler.scenarios import compiled_tables
+    from decklore.compiler.tools.scenarios import compiled_tables
     from decklore.runtime import Game
 
     game = Game.new(compiled_tables(ERA), 2, 3, ["era:ancient", "era:medieval"])

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from decklore.cards import bundled_pack
 from decklore.compiler.pipeline import compile_pack
-from decklore.compiler.scenarios import compiled_tables
+from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.agents import RandomAgent
 from decklore.runtime.describe import visible
 from decklore.runtime.determinize import Knowledge, determinize

@@ -965,7 +965,7 @@ mini/decks/one.yaml:1:1: error[E001]: cannot read file: Permission denied
 
 def _refuse_to_open(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     """Make every read of files called ``name`` fail as an unreadable file would."""
-    from decklore.compiler import safe_io
+    from decklore.compiler.load import safe_io
 
     real = safe_io._open_file
 
@@ -992,7 +992,7 @@ mini/pack.yaml:9:50: error[E001]: cannot read file: Permission denied
 def test_e002_file_too_large(
     broken: Callable[[Files], PackError], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("decklore.compiler.yaml_loader.MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr("decklore.compiler.load.yaml_loader.MAX_FILE_BYTES", 1000)
     size = len(PACK.encode("utf-8"))
     assert rendered(broken({})) == f"""\
 mini/pack.yaml:1:1: error[E002]: file is too large ({size:,} bytes; the limit is 1,000)
@@ -1020,7 +1020,7 @@ def test_unreadable_deck_file_gets_one_diagnostic(
     elif why == "E002":
         files = {**pack(("  - decks/one.yaml\n", "  - decks/one.yaml\n  - decks/big.yaml\n")),
                  "decks/big.yaml": "cards:\n" + "  - {id: c, name: C}\n" * 300}
-        monkeypatch.setattr("decklore.compiler.yaml_loader.MAX_FILE_BYTES", 2000)
+        monkeypatch.setattr("decklore.compiler.load.yaml_loader.MAX_FILE_BYTES", 2000)
     else:
         files = {"decks/one.yaml": b"deck: \xff\n"}
     assert [d.code for d in broken(files).diagnostics] == [why]
@@ -1326,7 +1326,7 @@ def test_a_kind_hides_fields_from_its_faces(tmp_path: Path, monkeypatch: pytest.
                                             write_pack: Callable[[Path, Files], Path]) -> None:
     """A kind's face_hides leaves a field off its faces; a footer value left at its default
     is never printed."""
-    from decklore.compiler.sheets import _Icons, card_view
+    from decklore.compiler.printing.sheets import _Icons, card_view
 
     def footers(tables: dict[str, Any]) -> set[str]:
         icons = _Icons.of(tables)

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from decklore import cli
 from decklore.compiler import compile_pack
-from decklore.compiler.diff import diff_tables, notation, to_text
+from decklore.compiler.tools.diff import diff_tables, notation, to_text
 
 ROOT = Path(__file__).resolve().parent.parent
 MINI = ROOT / "tests" / "packs" / "mini"
@@ -86,7 +86,7 @@ def test_rules_changes_are_listed(tmp_path: Path) -> None:
 
 
 def test_notation_round_trips_the_symbol_lists_of_the_bundled_pack() -> None:
-    from decklore.compiler.symbol_notation import parse_symbol_list
+    from decklore.compiler.load.symbol_notation import parse_symbol_list
 
     for card in compile_pack(ROOT / "cards" / "era").tables["cards"]:
         text = notation(card["symbols"])

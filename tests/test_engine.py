@@ -522,7 +522,7 @@ win p when p.points >= 4
 
 
 def test_the_engine_implements_every_builtin_the_language_has() -> None:
-    from decklore.compiler.rules_builtins import BUILTINS as LANGUAGE
+    from decklore.compiler.rules.builtins import BUILTINS as LANGUAGE
     from decklore.runtime.builtins import BUILTINS as ENGINE
 
     assert sorted(LANGUAGE) == sorted(ENGINE)

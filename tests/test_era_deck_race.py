@@ -16,8 +16,8 @@ from random_play import check_invariants, play_out
 
 from decklore.cards import bundled_pack
 from decklore.compiler import compile_pack
-from decklore.compiler.scenarios import compiled_tables
-from decklore.compiler.sheets import PrintOptions, render
+from decklore.compiler.printing.sheets import PrintOptions, render
+from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.agents import GreedyAgent, RandomAgent, Weights
 from decklore.runtime.describe import event_text
 from decklore.runtime.engine import Game

@@ -7,7 +7,7 @@ from functools import cache
 import pytest
 
 from decklore.cards import bundled_pack
-from decklore.compiler.scenarios import compiled_tables
+from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.engine import Game
 from decklore.runtime.state import StateError
 from decklore.runtime.tables import Tables

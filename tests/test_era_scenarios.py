@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from decklore.compiler.diagnostics import PackError, SourceCache, render_all
-from decklore.compiler.scenarios import compiled_tables, find_scenarios, run_file
+from decklore.compiler.tools.scenarios import compiled_tables, find_scenarios, run_file
 from decklore.runtime.tables import Tables
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -107,7 +107,7 @@ SCENARIO = (Path(__file__).resolve().parent.parent / "cards" / "era" / "scenario
 @given(_damaged(SCENARIO.read_text(encoding="utf-8")))
 def test_damaged_scenario_runs_or_explains(text: str) -> None:
     """A broken scenario file is a located error or a located failure, never a crash."""
-    from decklore.compiler.scenarios import run_file
+    from decklore.compiler.tools.scenarios import run_file
 
     era = SCENARIO.parent.parent
     with tempfile.TemporaryDirectory() as tmp:
@@ -131,7 +131,7 @@ _ERA_TABLES: list[Any] = []
 
 def _era_tables(pack: Path) -> Any:
     """ERA's tables, compiled once for every example (a damaged 'pack:' still gets ERA)."""
-    from decklore.compiler.scenarios import compiled_tables
+    from decklore.compiler.tools.scenarios import compiled_tables
 
     if not _ERA_TABLES:
         _ERA_TABLES.append(compiled_tables(pack))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from decklore.compiler.layout import (
+from decklore.compiler.printing.layout import (
     MARK_CLEARANCE,
     MARK_WIDTH_PT,
     Box,
@@ -142,7 +142,7 @@ def test_cli_knows_the_same_names_as_the_layout() -> None:
     from decklore import BLEEDS as CLI_BLEEDS
     from decklore import CARD_SIZES as CLI_CARD_SIZES
     from decklore import PAPERS as CLI_PAPERS
-    from decklore.compiler.layout import BLEEDS, CARD_SIZES, PAPERS
+    from decklore.compiler.printing.layout import BLEEDS, CARD_SIZES, PAPERS
 
     assert tuple(PAPERS) == CLI_PAPERS
     assert tuple(CARD_SIZES) == CLI_CARD_SIZES

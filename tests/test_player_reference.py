@@ -21,9 +21,9 @@ from click.testing import CliRunner
 
 from decklore import cli
 from decklore.compiler import compile_pack
-from decklore.compiler.rules_player import player_reference, symbol_names, to_text
-from decklore.compiler.sheets import PrintOptions, render
-from decklore.compiler.turn_guide import turn_guide
+from decklore.compiler.printing.sheets import PrintOptions, render
+from decklore.compiler.printing.turn_guide import turn_guide
+from decklore.compiler.rules.player import player_reference, symbol_names, to_text
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "sheets"
@@ -206,7 +206,7 @@ def test_reference_command_prints_the_player_form_and_the_exact_one() -> None:
 @pytest.mark.skipif(shutil.which("pdfinfo") is None, reason="poppler's pdfinfo not installed")
 @pytest.mark.parametrize("pack", ["era", "era-of-kingdoms"])
 def test_player_reference_fits_two_pages(pack: str, tmp_path: Path) -> None:
-    from decklore.compiler.pdf import html_to_pdf
+    from decklore.compiler.printing.pdf import html_to_pdf
 
     pdf = tmp_path / "reference.pdf"
     pdf.write_bytes(html_to_pdf(render(_tables(pack), "reference", "html", PrintOptions())))

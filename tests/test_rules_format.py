@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from decklore import cli
-from decklore.compiler import rules_nodes as n
 from decklore.compiler.diagnostics import Diagnostics
-from decklore.compiler.rules_format import format_program
-from decklore.compiler.rules_parser import KEYWORDS, parse_rules
+from decklore.compiler.rules import nodes as n
+from decklore.compiler.rules.format import format_program
+from decklore.compiler.rules.parser import KEYWORDS, parse_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,7 +17,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from decklore.compiler import compile_pack
-from decklore.compiler.scaffold import new_pack
+from decklore.compiler.tools.scaffold import new_pack
 from decklore.schema import load_schema, registry
 
 ROOT = Path(__file__).resolve().parent.parent

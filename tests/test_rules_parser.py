@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from decklore.compiler import rules_nodes as n
 from decklore.compiler.diagnostics import Diagnostic, Diagnostics
-from decklore.compiler.rules_builtins import BUILTINS, EVENTS, FLOW_NESTING, PERIODS
-from decklore.compiler.rules_parser import parse_rules
+from decklore.compiler.rules import nodes as n
+from decklore.compiler.rules.builtins import BUILTINS, EVENTS, FLOW_NESTING, PERIODS
+from decklore.compiler.rules.parser import parse_rules
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent

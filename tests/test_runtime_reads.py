@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from decklore.compiler.scenarios import compiled_tables
+from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.engine import Game
 from decklore.runtime.reads import ANY, Reads
 

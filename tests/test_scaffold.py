@@ -10,9 +10,9 @@ from click.testing import CliRunner
 from decklore import cli
 from decklore.compiler import compile_pack
 from decklore.compiler.diagnostics import Diagnostics
-from decklore.compiler.rules_format import format_program
-from decklore.compiler.rules_parser import parse_rules
-from decklore.compiler.scaffold import ScaffoldError, new_pack, pack_id
+from decklore.compiler.rules.format import format_program
+from decklore.compiler.rules.parser import parse_rules
+from decklore.compiler.tools.scaffold import ScaffoldError, new_pack, pack_id
 
 
 @pytest.mark.parametrize(("name", "ident"), [

@@ -13,10 +13,10 @@ import fastjsonschema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from decklore.compiler.decks import card_schema
 from decklore.compiler.diagnostics import Diagnostics
-from decklore.compiler.manifest import load_manifest
-from decklore.compiler.schema_check import checker_for
+from decklore.compiler.load.decks import card_schema
+from decklore.compiler.load.manifest import load_manifest
+from decklore.compiler.load.schema_check import checker_for
 from decklore.schema import load_schema
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,7 +66,7 @@ def test_gate_agrees_on_manifests(doc: dict[str, Any]) -> None:
 
 def test_gate_passes_the_bundled_pack() -> None:
     diags = Diagnostics()
-    from decklore.compiler.yaml_loader import load_file
+    from decklore.compiler.load.yaml_loader import load_file
 
     for path in sorted((ROOT / "cards" / "era" / "decks").glob("*.yaml")):
         data = load_file(path, path.name, diags).data

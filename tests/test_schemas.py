@@ -13,9 +13,9 @@ import yaml
 from jsonschema import Draft7Validator, Draft202012Validator
 
 from decklore.compiler import PackError, compile_pack
-from decklore.compiler.decks import card_schema
 from decklore.compiler.diagnostics import Diagnostics
-from decklore.compiler.manifest import load_manifest
+from decklore.compiler.load.decks import card_schema
+from decklore.compiler.load.manifest import load_manifest
 from decklore.schema import DRAFT_07, SCHEMA_NAMES, editor_variant, load_schema
 
 Files = dict[str, "str | bytes | None"]

@@ -27,9 +27,9 @@ from hypothesis import strategies as st
 
 from decklore import cli
 from decklore.compiler import PackError, compile_pack
-from decklore.compiler.sanitize import IconError, check_html, check_icon
-from decklore.compiler.sheet_sandbox import SheetError
-from decklore.compiler.sheets import PrintOptions, render
+from decklore.compiler.printing.sandbox import SheetError
+from decklore.compiler.printing.sanitize import IconError, check_html, check_icon
+from decklore.compiler.printing.sheets import PrintOptions, render
 
 TESTS = Path(__file__).resolve().parent
 MINI = TESTS / "packs" / "mini"
@@ -339,7 +339,7 @@ def test_leftovers_of_a_killed_build_are_removed(tmp_path: Path,
 
 
 def test_a_sheet_too_large_for_a_pdf_is_refused_before_the_layout_engine() -> None:
-    from decklore.compiler.pdf import MAX_HTML_CHARS, PdfError, html_to_pdf
+    from decklore.compiler.printing.pdf import MAX_HTML_CHARS, PdfError, html_to_pdf
 
     with pytest.raises(PdfError, match="more than the 16,777,216 a PDF is made from"):
         html_to_pdf("<p>" + "x" * MAX_HTML_CHARS + "</p>")

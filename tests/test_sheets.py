@@ -13,9 +13,9 @@ from click.testing import CliRunner
 
 from decklore import cli
 from decklore.compiler import compile_pack
-from decklore.compiler.layout import sheet_layout
-from decklore.compiler.pdf import html_to_pdf
-from decklore.compiler.sheets import PrintOptions, render, rich_text
+from decklore.compiler.printing.layout import sheet_layout
+from decklore.compiler.printing.pdf import html_to_pdf
+from decklore.compiler.printing.sheets import PrintOptions, render, rich_text
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "sheets"
@@ -68,7 +68,7 @@ def test_the_turn_guide_lists_each_phase_with_what_its_player_is_asked() -> None
     """Options of a menu are lines; what an answer leads to, and questions another player is
     asked (the Shadow Kingdom's events fall to the solo player), are not; a phase that asks
     nothing says what it does; steps are lines of their phase."""
-    from decklore.compiler.turn_guide import turn_guide
+    from decklore.compiler.printing.turn_guide import turn_guide
 
     kingdoms = turn_guide(compile_pack(ROOT / "cards" / "era-of-kingdoms").tables["rules"])
     assert kingdoms is not None
@@ -94,7 +94,7 @@ def test_markdown_sheets_are_not_html_escaped() -> None:
 
 def test_card_text_tokens_become_icons_and_text_is_escaped(
         mini_tables: dict[str, Any]) -> None:
-    from decklore.compiler.sheets import _Icons
+    from decklore.compiler.printing.sheets import _Icons
 
     html = str(rich_text("Hit <b>{sword}</b> & {nothing}", _Icons.of(mini_tables)))
     assert html.startswith("Hit &lt;b&gt;<span class=\"icon\" title=\"Sword\"><svg")
@@ -102,7 +102,7 @@ def test_card_text_tokens_become_icons_and_text_is_escaped(
 
 
 def test_templates_run_sandboxed_and_strict(mini_tables: dict[str, Any]) -> None:
-    from decklore.compiler.sheet_sandbox import SheetError
+    from decklore.compiler.printing.sandbox import SheetError
 
     hostile = {"legend.html.j2": "{{ pack.__class__.__mro__ }}"}
     with pytest.raises(SheetError) as error:
@@ -317,7 +317,7 @@ def test_a_pack_stylesheet_replaces_the_built_in_one(mini_tables: dict[str, Any]
     "<iframe>", "<link rel=stylesheet href=x.css>",
 ])
 def test_unsafe_pack_templates_are_refused(tmp_path: Path, text: str) -> None:
-    from decklore.compiler.sheet_sandbox import SheetError
+    from decklore.compiler.printing.sandbox import SheetError
 
     pack = tmp_path / "mini"
     shutil.copytree(MINI, pack)
@@ -350,7 +350,7 @@ def test_safe_pack_templates_pass(tmp_path: Path) -> None:
 def test_pdf_backs_bleed_past_the_outer_cut_lines(mini_pdf: Path, tmp_path: Path) -> None:
     """Duplex printing is never in perfect register: the back colour runs 2.5 mm past the
     cut, and stops before the crop-mark margin."""
-    from decklore.compiler.sheets import BACK_BLEED
+    from decklore.compiler.printing.sheets import BACK_BLEED
 
     layout = sheet_layout("a4", "poker")
     width, _, pixels = _page_pixels(mini_pdf, 2, tmp_path)
@@ -381,7 +381,7 @@ def test_faces_laid_out_once_print_the_same_pages(mini_tables: dict[str, Any], m
                                                   tmp_path: Path) -> None:
     """The fast card PDF (each distinct face and back laid out once, then placed) gives the
     pages the whole-sheet HTML gives, pixel for pixel at 300 dpi within anti-aliasing."""
-    from decklore.compiler.card_pdf import cards_pdf, sheet_pdf
+    from decklore.compiler.printing.card_pdf import cards_pdf, sheet_pdf
 
     fast = tmp_path / "fast.pdf"
     fast.write_bytes(cards_pdf(mini_tables, PrintOptions()))

@@ -13,7 +13,7 @@ import pytest
 from decklore.compiler import lark_cache
 
 ERA = Path(__file__).resolve().parent.parent / "cards" / "era"
-HEAVY = ("decklore.compiler.pipeline", "decklore.compiler.rules_check", "lark", "jsonschema",
+HEAVY = ("decklore.compiler.pipeline", "decklore.compiler.rules.check", "lark", "jsonschema",
          "yaml")
 
 
@@ -30,7 +30,7 @@ def _imported(run: subprocess.CompletedProcess[str]) -> set[str]:
 
 def test_a_cache_hit_imports_no_compiler(tmp_path: Path) -> None:
     first = _validate(tmp_path)
-    assert "decklore.compiler.rules_check" in _imported(first)  # a miss compiles
+    assert "decklore.compiler.rules.check" in _imported(first)  # a miss compiles
     second = _validate(tmp_path)
     assert second.stdout == first.stdout and "ok (5 decks" in second.stdout
     assert not _imported(second) & set(HEAVY)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from decklore.compiler.diagnostics import Span
-from decklore.compiler.symbol_notation import (
+from decklore.compiler.load.symbol_notation import (
     _LIST_MISTAKES,
     _VALUE_MISTAKES,
     MAX_COUNT,

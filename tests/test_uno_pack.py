@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from random_play import check_invariants, play_out
 
-from decklore.compiler.scenarios import compiled_tables
+from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.agents import RandomAgent
 from decklore.runtime.engine import Game
 

@@ -35,9 +35,9 @@ def test_wheel_contains_every_data_file(wheel: Path) -> None:
         "decklore/cards/era/decks/ancient.yaml",
         "decklore/cards/era/icons/progress.svg",
         "decklore/compiler/py.typed",
-        "decklore/compiler/starter/pack/pack.yaml",
-        "decklore/compiler/starter/pack/rules/game.rules",
-        "decklore/compiler/templates/_face.html.j2",
+        "decklore/compiler/tools/starter/pack/pack.yaml",
+        "decklore/compiler/tools/starter/pack/rules/game.rules",
+        "decklore/compiler/printing/templates/_face.html.j2",
     }
     expected |= {f"decklore/schema/{p.name}" for p in (ROOT / "schema").glob("*.json")}
     expected |= {f"decklore/grammar/{p.name}" for p in (ROOT / "grammar").glob("*.lark")}

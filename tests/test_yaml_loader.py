@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from decklore.compiler.diagnostics import Diagnostic, Diagnostics, Span
-from decklore.compiler.yaml_loader import (
+from decklore.compiler.load.yaml_loader import (
     MAX_DEPTH,
     LocatedDict,
     LocatedList,
@@ -346,7 +346,7 @@ def test_billion_laughs_is_refused() -> None:
 
 
 def test_oversized_file_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("decklore.compiler.yaml_loader.MAX_FILE_BYTES", 10)
+    monkeypatch.setattr("decklore.compiler.load.yaml_loader.MAX_FILE_BYTES", 10)
     path = tmp_path / "big.yaml"
     path.write_text("a: 123456789\n", encoding="utf-8")
     diags = Diagnostics()

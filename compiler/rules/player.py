@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from decklore.compiler.rules_english import English, Step, _limit
+from decklore.compiler.rules.english import English, Step, _limit
 
 IR = dict[str, Any]
 

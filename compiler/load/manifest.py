@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from decklore.compiler.diagnostics import Diagnostics, Span, suggest
-from decklore.compiler.paths import pack_file, read_icon
-from decklore.compiler.schema_check import checker_for
-from decklore.compiler.yaml_loader import LocatedDict, LocatedList, load_file
+from decklore.compiler.load.paths import pack_file, read_icon
+from decklore.compiler.load.schema_check import checker_for
+from decklore.compiler.load.yaml_loader import LocatedDict, LocatedList, load_file
 from decklore.schema import load_schema
 
 FORMAT_VERSION = 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from decklore.compiler.rules_builtins import BUILTINS
+from decklore.compiler.rules.builtins import BUILTINS
 
 IR = dict[str, Any]
 

@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from decklore.compiler.diagnostics import Diagnostics, Span
-from decklore.compiler.safe_io import FileTooLargeError, read_regular
+from decklore.compiler.load.safe_io import FileTooLargeError, read_regular
 
 try:  # libyaml is the fast path; the pure-Python parser gives the same events.
     from yaml._yaml import CParser as _Parser

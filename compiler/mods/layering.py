@@ -25,17 +25,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from decklore.compiler import rules_nodes as n
-from decklore.compiler.decks import DeckCompiler, DeckData, Uses, card_schema
+from decklore.compiler.load.decks import DeckCompiler, DeckData, Uses, card_schema
+from decklore.compiler.rules import nodes as n
 
 __all__ = ["Patcher", "Stack", "compile_decks", "joined_uses", "merge_declarations",
            "replace_declarations", "rules_sources"]
 from decklore.compiler.diagnostics import Diagnostics, Span, suggest
-from decklore.compiler.manifest import Manifest
-from decklore.compiler.packs import Layer
-from decklore.compiler.paths import pack_file
-from decklore.compiler.schema_check import checker_for
-from decklore.compiler.yaml_loader import LocatedDict, load_file
+from decklore.compiler.load.manifest import Manifest
+from decklore.compiler.load.paths import pack_file
+from decklore.compiler.load.schema_check import checker_for
+from decklore.compiler.load.yaml_loader import LocatedDict, load_file
+from decklore.compiler.mods.packs import Layer
 from decklore.schema import load_schema
 
 CORE_UNSET = {"text": "", "flavor": "", "tags": [], "unique": False, "copies": 1}

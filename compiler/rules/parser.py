@@ -19,10 +19,10 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
-from decklore.compiler import rules_nodes as n
 from decklore.compiler.diagnostics import Diagnostics, Span, suggest
 from decklore.compiler.lark_cache import cached_lark
-from decklore.compiler.rules_limits import MAX_NESTING, deepest, position
+from decklore.compiler.rules import nodes as n
+from decklore.compiler.rules.limits import MAX_NESTING, deepest, position
 from decklore.grammar import grammar_text
 
 KEYWORDS = (

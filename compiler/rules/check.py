@@ -13,10 +13,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from decklore.compiler import rules_nodes as n
 from decklore.compiler.diagnostics import Diagnostics, Span, suggest
-from decklore.compiler.manifest import Manifest
-from decklore.compiler.rules_builtins import (
+from decklore.compiler.load.manifest import Manifest
+from decklore.compiler.rules import nodes as n
+from decklore.compiler.rules.builtins import (
     BUILTINS,
     CARD_PROPERTIES,
     COUNTER_OPTIONS,
@@ -27,7 +27,7 @@ from decklore.compiler.rules_builtins import (
     VISIBILITY,
     ZONE_OPTIONS,
 )
-from decklore.compiler.rules_says import check_wording
+from decklore.compiler.rules.says import check_wording
 
 IR = dict[str, Any]
 FIELD_TYPES = {"int": "number", "bool": "bool", "text": "text", "enum": "text", "lock": "lock",

@@ -13,17 +13,17 @@ from pathlib import Path
 from typing import Any
 
 from decklore.compiler.diagnostics import Diagnostics, Span, suggest
-from decklore.compiler.manifest import DEFAULT_INT_RANGE, FieldDef, Manifest
-from decklore.compiler.paths import pack_file
-from decklore.compiler.schema_check import checker_for
-from decklore.compiler.symbol_notation import (
+from decklore.compiler.load.manifest import DEFAULT_INT_RANGE, FieldDef, Manifest
+from decklore.compiler.load.paths import pack_file
+from decklore.compiler.load.schema_check import checker_for
+from decklore.compiler.load.symbol_notation import (
     NotationError,
     SymbolList,
     notation_words,
     parse_symbol_list,
     parse_symbol_value,
 )
-from decklore.compiler.yaml_loader import LoadedFile, LocatedDict, LocatedList, load_file
+from decklore.compiler.load.yaml_loader import LoadedFile, LocatedDict, LocatedList, load_file
 from decklore.schema import load_schema
 
 RECEIVERS = ("self", "opponent", "opponents", "all")

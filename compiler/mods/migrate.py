@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from decklore.compiler.emit import write_atomic
-from decklore.compiler.manifest import CURRENT_FORMAT
+from decklore.compiler.load.manifest import CURRENT_FORMAT
 
 _FORMAT_LINE = re.compile(r"^(format:[ \t]*)(\d+)([ \t]*(#.*)?)$", re.MULTILINE)
 

@@ -16,15 +16,15 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from decklore.compiler.layout import Box, PrintShopLayout, SheetLayout, sheet_layout
-from decklore.compiler.rules_player import PlayerSection, player_reference
-from decklore.compiler.sheet_sandbox import (
+from decklore.compiler.printing.layout import Box, PrintShopLayout, SheetLayout, sheet_layout
+from decklore.compiler.printing.sandbox import (
     SheetSandbox,
     builtin_source,
     check_rendered,
     make_environment,
 )
-from decklore.compiler.turn_guide import turn_guide
+from decklore.compiler.printing.turn_guide import turn_guide
+from decklore.compiler.rules.player import PlayerSection, player_reference
 
 SHEETS = ("cards", "list", "reference", "guide", "legend")
 FORMATS = {"cards": ("html", "pdf"), "list": ("html", "pdf", "md", "csv"),
@@ -535,7 +535,7 @@ _GUIDE_GAP = 4.0
 def render_changelog(diff: Any, tables: dict[str, Any], theme: str = "standard",
                      overrides: dict[str, str] | None = None) -> str:
     """The changes between two packs as a printable sheet (``decklore diff --format``)."""
-    from decklore.compiler.diff import _id_list, _value
+    from decklore.compiler.tools.diff import _id_list, _value
 
     marks = {"added": "+", "removed": "−", "changed": "~"}
     notes: dict[str, list[str]] = {}

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from decklore.compiler import rules_nodes as n
+from decklore.compiler.rules import nodes as n
 
 INDENT = "  "
 

@@ -70,7 +70,7 @@ def builtin_names() -> frozenset[str]:
     """The file names of decklore's built-in templates and style sheets."""
     from importlib.resources import files
 
-    folder = files("decklore.compiler") / "templates"
+    folder = files("decklore.compiler.printing") / "templates"
     return frozenset(entry.name for entry in folder.iterdir() if entry.is_file())
 
 
@@ -81,7 +81,7 @@ def builtin_source(name: str) -> str:
 
     if name not in builtin_names():
         raise TemplateNotFound(name)
-    return (files("decklore.compiler") / "templates" / name).read_text(encoding="utf-8")
+    return (files("decklore.compiler.printing") / "templates" / name).read_text(encoding="utf-8")
 
 
 def template_file(name: str, overrides: dict[str, str]) -> str:
@@ -346,7 +346,7 @@ def check_rendered(text: str, template: str, overrides: dict[str, str] | None) -
     element or attribute), else at the top of the sheet's template; the message also gives
     the line of the rendered sheet, since a template may assemble what it writes.
     """
-    from decklore.compiler.sanitize import check_html
+    from decklore.compiler.printing.sanitize import check_html
 
     problems = check_html(text)
     if not problems:

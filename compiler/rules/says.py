@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from decklore.compiler.diagnostics import Diagnostics
-from decklore.compiler.rules_nodes import Says
+from decklore.compiler.rules.nodes import Says
 
 IR = dict[str, Any]
 PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")

@@ -24,9 +24,9 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 from decklore.compiler.diagnostics import Diagnostics, Span, suggest
-from decklore.compiler.manifest import Manifest, load_manifest
+from decklore.compiler.load.manifest import Manifest, load_manifest
+from decklore.compiler.load.yaml_loader import LocatedDict, load_file
 from decklore.compiler.result import RELATION_KEYS
-from decklore.compiler.yaml_loader import LocatedDict, load_file
 
 
 @dataclass

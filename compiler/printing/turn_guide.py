@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from decklore.compiler.rules_player import PlayerReference, _phase_title
+from decklore.compiler.rules.player import PlayerReference, _phase_title
 
 IR = Mapping[str, Any]
 

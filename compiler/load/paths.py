@@ -10,8 +10,8 @@ import re
 from pathlib import Path, PurePosixPath
 
 from decklore.compiler.diagnostics import Diagnostics, Span, suggest
-from decklore.compiler.safe_io import FileTooLargeError, read_regular
-from decklore.compiler.sanitize import IconError, check_icon
+from decklore.compiler.load.safe_io import FileTooLargeError, read_regular
+from decklore.compiler.printing.sanitize import IconError, check_icon
 
 MAX_ICON_BYTES = 64 * 1024
 

@@ -1,6 +1,6 @@
 """``decklore new``: write a small, valid, documented pack to start a game from.
 
-The starting point is package data (``compiler/starter/pack/``) with ``$id`` and ``$name``
+The starting point is package data (``compiler/tools/starter/pack/``) with ``$id`` and ``$name``
 placeholders; the JSON Schemas for editors are written beside it, so the files' schema
 lines work wherever the pack is.
 """
@@ -14,10 +14,10 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from string import Template
 
-from decklore.compiler.decks import card_schema
 from decklore.compiler.diagnostics import Diagnostics
 from decklore.compiler.emit import write_atomic
-from decklore.compiler.manifest import CURRENT_FORMAT, load_manifest
+from decklore.compiler.load.decks import card_schema
+from decklore.compiler.load.manifest import CURRENT_FORMAT, load_manifest
 from decklore.schema import SCHEMA_NAMES, editor_variant, load_schema
 
 _ID = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
@@ -63,7 +63,7 @@ def new_pack(name: str, target: Path) -> list[Path]:
                 write_atomic(dest / entry.name, text.encode("utf-8"))
                 written.append(dest / entry.name)
 
-    copy(files("decklore.compiler") / "starter" / "pack", target)
+    copy(files("decklore.compiler.tools") / "starter" / "pack", target)
     written += write_schemas(target)
     return written
 

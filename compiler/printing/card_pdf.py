@@ -14,8 +14,8 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from decklore.compiler.pdf import html_to_pdf
-from decklore.compiler.sheets import CardSheetParts, PrintOptions, card_sheet_parts
+from decklore.compiler.printing.pdf import html_to_pdf
+from decklore.compiler.printing.sheets import CardSheetParts, PrintOptions, card_sheet_parts
 
 _PT = 72 / 25.4  # PDF points per millimetre
 

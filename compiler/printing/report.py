@@ -19,7 +19,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from decklore.compiler.sheets import environment
+from decklore.compiler.printing.sheets import environment
 
 MAX_CARD_ROWS = 40
 MAX_CARD_PLOT = 24

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from decklore.compiler.diagnostics import Diagnostics, PackError, Span, suggest
-from decklore.compiler.schema_check import checker_for
-from decklore.compiler.yaml_loader import LocatedDict, child_span, load_file
+from decklore.compiler.load.schema_check import checker_for
+from decklore.compiler.load.yaml_loader import LocatedDict, child_span, load_file
 from decklore.runtime.engine import Game
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.state import OUT, UNDER, StateError, decks_named

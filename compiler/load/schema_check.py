@@ -22,7 +22,7 @@ import jsonschema
 from jsonschema.exceptions import ValidationError
 
 from decklore.compiler.diagnostics import Diagnostics, Span, suggest
-from decklore.compiler.yaml_loader import LocatedDict, span_at
+from decklore.compiler.load.yaml_loader import LocatedDict, span_at
 from decklore.schema import editor_variant
 
 _PATTERN_WORDS = {

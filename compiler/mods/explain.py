@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from decklore.compiler.diagnostics import Diagnostics, suggest
-from decklore.compiler.packs import load_order
+from decklore.compiler.load.yaml_loader import LocatedDict, load_file
+from decklore.compiler.mods.packs import load_order
 from decklore.compiler.pipeline import compile_pack, display_path
-from decklore.compiler.yaml_loader import LocatedDict, load_file
 
 HIDDEN = ("origin", "changes")
 

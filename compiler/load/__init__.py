@@ -1,0 +1,2 @@
+"""Loading a pack: strict located YAML, schema checks, pack.yaml, symbol notation and card rows.
+"""
