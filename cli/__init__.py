@@ -89,7 +89,8 @@ def complete_pack(_ctx: click.Context, _param: click.Parameter, incomplete: str
 
 
 def _report(diagnostics: list[Diagnostic], fmt: str) -> None:
-    from decklore.compiler.diagnostics import SourceCache, render_all, to_json
+    from decklore.compiler import SourceCache, render_all
+    from decklore.compiler import diagnostics_to_json as to_json
 
     if fmt == "json":
         click.echo(to_json(diagnostics))
@@ -98,9 +99,7 @@ def _report(diagnostics: list[Diagnostic], fmt: str) -> None:
 
 
 def _compile(pack: str, fmt: str, use_cache: bool, strict: bool) -> CompileResult | None:
-    from decklore.compiler.cache import TableCache
-    from decklore.compiler.diagnostics import PackError
-    from decklore.compiler.result import cached_compile
+    from decklore.compiler import PackError, TableCache, cached_compile
     from decklore.progress import progress
 
     try:
@@ -224,8 +223,7 @@ def _print_options(paper: str, card_size: str, duplex: str, back_offset: str, th
                    print_shop: bool, bleed: str, alignment_page: bool) -> Any:
     import math
 
-    from decklore.compiler.printing.layout import BLEEDS
-    from decklore.compiler.printing.sheets import PrintOptions
+    from decklore.compiler.printing import BLEEDS, PrintOptions
 
     custom = None
     if "x" in card_size.lower():
@@ -298,8 +296,7 @@ def _write_sheet(tables: dict[str, Any], sheet: str, fmt: str, options: Any, eng
                  target: Path) -> list[Path]:
     """Render one sheet into TARGET (and its HTML beside a PDF); the paths written."""
     from decklore.compiler import write_atomic
-    from decklore.compiler.printing.card_pdf import sheet_pdf
-    from decklore.compiler.printing.sheets import render
+    from decklore.compiler.printing import render, sheet_pdf
 
     text = render(tables, sheet, fmt, options, tables.get("templates") or None)
     if fmt != "pdf":
@@ -328,10 +325,7 @@ def print_command(pack: str, sheet: str, fmt: str, output: Path | None, paper: s
                   card_size: str, duplex: str, back_offset: str, theme: str, print_shop: bool,
                   bleed: str, alignment_page: bool, engine: str, cache: bool) -> None:
     """Print one sheet of PACK: cards, card list, turn reference, turn guide or legend."""
-    from decklore.compiler.printing.layout import LayoutError
-    from decklore.compiler.printing.pdf import PdfError
-    from decklore.compiler.printing.sandbox import SheetError
-    from decklore.compiler.printing.sheets import FORMATS
+    from decklore.compiler.printing import FORMATS, LayoutError, PdfError, SheetError
 
     if fmt not in FORMATS[sheet]:
         raise click.UsageError(f"the {sheet} sheet prints as {', '.join(FORMATS[sheet])}")
@@ -379,8 +373,7 @@ BUILD_SHEETS = (("cards", "pdf"), ("list", "pdf"), ("list", "md"), ("list", "csv
 
 def _sheet_diagnostic(exc: Any, pack: str) -> Diagnostic:
     """A sheet that failed to render, as a diagnostic naming the pack's template file."""
-    from decklore.compiler.diagnostics import Diagnostic, Severity, Span
-    from decklore.compiler.pipeline import display_path
+    from decklore.compiler import Diagnostic, Severity, Span, display_path
 
     file = exc.file
     if file.startswith("templates/"):
@@ -392,7 +385,7 @@ def _sheet_diagnostic(exc: Any, pack: str) -> Diagnostic:
 
 
 def _has_guide(tables: dict[str, Any]) -> bool:
-    from decklore.compiler.printing.turn_guide import turn_guide
+    from decklore.compiler.printing import make_turn_guide as turn_guide
 
     return turn_guide(tables.get("rules")) is not None
 
@@ -410,11 +403,8 @@ def build(pack: str, out_dir: Path, no_sheets: bool, paper: str, card_size: str,
           back_offset: str, theme: str, print_shop: bool, bleed: str, alignment_page: bool,
           engine: str, fmt: str, cache: bool) -> None:
     """Compile PACK and write its tables and every sheet into OUT_DIR/<pack id>/."""
-    from decklore.compiler import write_atomic
-    from decklore.compiler.build_output import staged_folder
-    from decklore.compiler.printing.layout import LayoutError
-    from decklore.compiler.printing.pdf import PdfError
-    from decklore.compiler.printing.sandbox import SheetError
+    from decklore.compiler import staged_folder, write_atomic
+    from decklore.compiler.printing import LayoutError, PdfError, SheetError
 
     options = _print_options(paper, card_size, duplex, back_offset, theme, print_shop, bleed,
                              alignment_page)
@@ -473,10 +463,8 @@ def schema(out_dir: Path, pack: str | None) -> None:
 
     schemas = {name: load_schema(name) for name in SCHEMA_NAMES}
     if pack is not None:
-        from decklore.compiler import Diagnostics
-        from decklore.compiler.load.decks import card_schema
-        from decklore.compiler.load.manifest import load_manifest
-        from decklore.compiler.pipeline import display_path
+        from decklore.compiler import Diagnostics, display_path
+        from decklore.compiler.load import card_schema, load_manifest
 
         diags = Diagnostics()
         path = _pack_path(pack)
@@ -503,14 +491,19 @@ def schema(out_dir: Path, pack: str | None) -> None:
 @_guard
 def reference(pack: str, exact: bool, cache: bool, fmt: str) -> None:
     """Print PACK's rules in plain English: the player reference, or --exact."""
-    from decklore.compiler.rules import english as rules_english
-    from decklore.compiler.rules import player as rules_player
+    from decklore.compiler.rules import (
+        outline,
+        player_reference,
+        player_to_text,
+        rules_to_text,
+        symbol_names,
+    )
 
     result = _compile(pack, fmt, cache, False)
     if result is None:
         sys.exit(EXIT_INVALID)
-    sections = rules_english.outline(result.tables)
-    player = rules_player.player_reference(result.tables) if sections and not exact else None
+    sections = outline(result.tables)
+    player = player_reference(result.tables) if sections and not exact else None
     if fmt == "json":
         import json
         from dataclasses import asdict
@@ -524,10 +517,9 @@ def reference(pack: str, exact: bool, cache: bool, fmt: str) -> None:
         click.echo(f"{result.summary['id']} has no rules files yet", err=True)
         return
     if exact or player is None:
-        click.echo(rules_english.to_text(sections), nl=False)
+        click.echo(rules_to_text(sections), nl=False)
         return
-    click.echo(rules_player.to_text(player, rules_player.symbol_names(result.tables)),
-               nl=False)
+    click.echo(player_to_text(player, symbol_names(result.tables)), nl=False)
 
 @cli.command(name="fmt")
 @click.argument("files", nargs=-1, required=True,
@@ -538,11 +530,9 @@ def reference(pack: str, exact: bool, cache: bool, fmt: str) -> None:
 @_guard
 def fmt_command(files: tuple[Path, ...], write: bool, check: bool) -> None:
     """Print rules FILES in canonical form (or rewrite them with --write)."""
-    from decklore.compiler import Diagnostics, write_atomic
-    from decklore.compiler.diagnostics import SourceCache, render_all
-    from decklore.compiler.load.yaml_loader import read_text
-    from decklore.compiler.rules.format import format_program
-    from decklore.compiler.rules.parser import parse_rules
+    from decklore.compiler import Diagnostics, SourceCache, render_all, write_atomic
+    from decklore.compiler.load import read_text
+    from decklore.compiler.rules import format_program, parse_rules
 
     diags = Diagnostics()
     outputs: list[tuple[Path, str, str]] = []
@@ -587,7 +577,8 @@ def diff(before: str, after: str, as_json: bool, fmt: str, output: Path | None,
     """List what changed from pack BEFORE to pack AFTER (folders or tables files)."""
     import json
 
-    from decklore.compiler.tools.diff import diff_tables, to_text
+    from decklore.compiler.tools import diff_tables
+    from decklore.compiler.tools import diff_to_text as to_text
 
     sides = []
     for item in (before, after):
@@ -610,13 +601,13 @@ def diff(before: str, after: str, as_json: bool, fmt: str, output: Path | None,
     if as_json or fmt == "json":
         click.echo(json.dumps(changes.to_json(), indent=2, ensure_ascii=False))
     elif fmt in ("html", "pdf"):
-        from decklore.compiler.emit import write_atomic
-        from decklore.compiler.printing.sheets import render_changelog
+        from decklore.compiler import write_atomic
+        from decklore.compiler.printing import render_changelog
 
         html = render_changelog(changes, sides[1])
         target = output or Path(f"changelog.{fmt}")
         if fmt == "pdf":
-            from decklore.compiler.printing.pdf import html_to_pdf
+            from decklore.compiler.printing import html_to_pdf
 
             write_atomic(target, html_to_pdf(html))
         else:
@@ -635,7 +626,7 @@ def _tables_file(path: Path) -> dict[str, Any]:
     It may be any file: it is read only if regular and not too large, parsed with a depth
     bound, and refused with the first schema error (and where it is) if it is not tables.
     """
-    from decklore.compiler.load.safe_io import read_regular
+    from decklore.compiler.load import read_regular
     from decklore.runtime.save_format import SaveFormatError, parse_json
 
     try:
@@ -673,7 +664,7 @@ def new() -> None:
 @_guard
 def new_pack_command(name: str, folder: Path | None) -> None:
     """Write a small, valid pack called NAME to start a game from."""
-    from decklore.compiler.tools.scaffold import ScaffoldError, new_pack, pack_id
+    from decklore.compiler.tools import ScaffoldError, new_pack, pack_id
 
     target = folder or Path(pack_id(name) or "new-pack")
     try:
@@ -696,7 +687,7 @@ def new_pack_command(name: str, folder: Path | None) -> None:
 def new_mod_command(name: str, base: str, folder: Path | None) -> None:
     """Write a mod called NAME that extends a pack, valid as it is, to change from there."""
     from decklore.compiler import PackError
-    from decklore.compiler.tools.scaffold import ScaffoldError, new_mod, pack_id
+    from decklore.compiler.tools import ScaffoldError, new_mod, pack_id
 
     target = folder or Path(pack_id(name) or "new-mod")
     try:
@@ -721,9 +712,8 @@ def order(pack: str, as_json: bool) -> None:
     """Print the order PACK and the packs it needs load in, and why."""
     import json
 
-    from decklore.compiler.diagnostics import Diagnostics, SourceCache, render_all
-    from decklore.compiler.mods.packs import load_order
-    from decklore.compiler.pipeline import display_path
+    from decklore.compiler import Diagnostics, SourceCache, display_path, render_all
+    from decklore.compiler.mods import load_order
 
     diags = Diagnostics()
     path = _pack_path(pack)
@@ -749,8 +739,8 @@ def order(pack: str, as_json: bool) -> None:
 @_guard
 def migrate(pack: str, check: bool, fmt: str) -> None:
     """Rewrite PACK from an older pack format in the current one, then validate it."""
-    from decklore.compiler.mods.migrate import MigrateError
-    from decklore.compiler.mods.migrate import migrate as run
+    from decklore.compiler.mods import MigrateError
+    from decklore.compiler.mods import migrate_pack as run
 
     path = _pack_path(pack)
     try:
@@ -790,8 +780,9 @@ def explain(pack: str, card: str, as_json: bool) -> None:
     import json
 
     from decklore.compiler import PackError
-    from decklore.compiler.mods.explain import ExplainError, to_text
-    from decklore.compiler.mods.explain import explain as run
+    from decklore.compiler.mods import ExplainError
+    from decklore.compiler.mods import explain_pack as run
+    from decklore.compiler.mods import explain_to_text as to_text
 
     try:
         report = run(_pack_path(pack), card)

@@ -120,7 +120,7 @@ def write_report(path: Path, html: str) -> None:
     from decklore.compiler import write_atomic
 
     if path.suffix == ".pdf":
-        from decklore.compiler.printing.pdf import PdfError, html_to_pdf
+        from decklore.compiler.printing import PdfError, html_to_pdf
 
         try:
             data = html_to_pdf(html)
@@ -139,7 +139,7 @@ def write_report(path: Path, html: str) -> None:
 
 def render_report_or_exit(figures: dict[str, Any], run_view: dict[str, Any],
                           pack: dict[str, Any]) -> str:
-    from decklore.compiler.printing.report import ReportError, render_report
+    from decklore.compiler.printing import ReportError, render_report
 
     try:
         return render_report(figures, run_view, pack)
@@ -243,7 +243,7 @@ def balance(before: str, after: str, games: int, seed: int, players: int | None,
     else:
         _print_rows(rows, views[0], views[1], run_view)
     if report_path is not None:
-        from decklore.compiler.printing.report import render_comparison
+        from decklore.compiler.printing import render_comparison
 
         write_report(report_path, render_comparison(rows, views[0], views[1], run_view))
 

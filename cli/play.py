@@ -83,8 +83,8 @@ if TYPE_CHECKING:
 def test_command(paths: tuple[str, ...], quiet: bool, as_json: bool) -> None:
     """Run the scenario files under PATHS (or a pack's scenarios/) and report every failed
     check. A bundled pack's name (era) runs its scenarios."""
-    from decklore.compiler.diagnostics import PackError, SourceCache, render_all
-    from decklore.compiler.tools.scenarios import compiled_tables, find_scenarios, run_file
+    from decklore.compiler import PackError, SourceCache, render_all
+    from decklore.compiler.tools import compiled_tables, find_scenarios, run_file
 
     files = find_scenarios([_scenario_path(value) for value in paths])
     if not files:
@@ -153,7 +153,7 @@ MAX_SAVE_BYTES = 64 * 1024 * 1024
 
 def _read_untrusted(path: Path, what: str) -> bytes:
     """A save or log file's bytes: a regular file of bounded size, or a clear error."""
-    from decklore.compiler.load.safe_io import read_regular
+    from decklore.compiler.load import read_regular
 
     try:
         return read_regular(path, MAX_SAVE_BYTES)
@@ -287,7 +287,7 @@ def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
         sys.exit(EXIT_INVALID)
     finally:
         if save is not None:
-            from decklore.compiler.emit import write_atomic
+            from decklore.compiler import write_atomic
 
             write_atomic(save, game.to_json().encode("utf-8"))
             console.print(f"saved to {save}")
@@ -501,7 +501,7 @@ def _ask(console: Any, game: Game, save: Path | None, since: int = 0) -> int | N
             if save is None:
                 console.print("saving needs a file: start the game with --save FILE")
                 continue
-            from decklore.compiler.emit import write_atomic
+            from decklore.compiler import write_atomic
 
             write_atomic(save, game.to_json().encode("utf-8"))
             console.print(f"saved to {save}")
@@ -571,7 +571,7 @@ def _look(game: Game, what: str, viewer: int | None) -> str:
 
 def face_text(tables: dict[str, Any], card_id: str) -> str:
     """One card's face in plain lines: name, kind and deck, cost, symbols, defense, text."""
-    from decklore.compiler.printing.sheets import list_rows
+    from decklore.compiler.printing import list_rows
 
     row = next(r for r in list_rows(tables) if r["id"] == card_id)
     head = [str(row["name"]), *(x for x in (row["kind_name"], row["deck_name"]) if x)]

@@ -125,7 +125,7 @@ def _value(game: Game, node: dict[str, Any], env: dict[str, Any]) -> Any:
 def _words(game: Game, node: dict[str, Any], env: dict[str, Any], kinds: dict[str, str],
            viewer: int | None) -> str:
     """A false condition in the reference's English, its names replaced by what they hold."""
-    from decklore.compiler.rules.english import English
+    from decklore.compiler.rules import English
 
     english = English(dict(game.program.tables.raw))
     text = english.expr(_named(game, node, env, kinds, viewer))

@@ -1,9 +1,15 @@
 """The decklore compiler: packs of YAML cards and rules in, canonical runtime tables out.
 
-The pipeline, one module per stage: ``yaml_loader`` (strict, located YAML) ->
-``schema_check`` (JSON Schema, errors at YAML positions) -> ``manifest`` (pack.yaml) ->
-``symbol_notation`` (Lark) and ``decks`` (card rows) -> ``checks`` (pack-wide) ->
-``emit`` (canonical JSON), driven by ``pipeline.compile_pack``.
+The pipeline reads from the folders: ``load`` (strict located YAML, JSON Schema checks,
+pack.yaml, symbol notation, card rows) -> ``rules`` (parse, resolve, type-check, lower to
+the IR) -> ``checks`` (pack-wide passes) -> ``emit`` (canonical, sealed tables), driven by
+``pipeline.compile_pack`` with ``cache`` and ``result`` in front of it (a cache hit
+loads no stage). Beside the pipeline: ``mods``
+(packs that extend packs), ``printing`` (sheets from the tables) and ``tools`` (scaffold,
+diff, scenarios). ``diagnostics`` is shared by every stage.
+
+Every name below loads its module on first use, so ``import decklore.compiler`` is cheap
+and a command imports only the stages it runs.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from decklore.compiler.build_output import staged_folder
     from decklore.compiler.cache import TableCache, default_cache_dir
     from decklore.compiler.diagnostics import (
         Diagnostic,
@@ -20,32 +27,33 @@ if TYPE_CHECKING:
         Severity,
         SourceCache,
         Span,
+        render_all,
     )
+    from decklore.compiler.diagnostics import to_json as diagnostics_to_json
     from decklore.compiler.emit import canonical_bytes, write_atomic
     from decklore.compiler.pipeline import COMPILER_VERSION, compile_pack
-    from decklore.compiler.result import CompileResult
+    from decklore.compiler.result import CompileResult, cached_compile, display_path
 
-_HOMES = {
-    "TableCache": "cache", "default_cache_dir": "cache", "Diagnostic": "diagnostics",
-    "Diagnostics": "diagnostics", "PackError": "diagnostics", "Severity": "diagnostics",
-    "SourceCache": "diagnostics", "Span": "diagnostics", "canonical_bytes": "emit",
-    "write_atomic": "emit", "COMPILER_VERSION": "pipeline", "compile_pack": "pipeline",
-    "CompileResult": "result",
+_EXPORTS = {
+    "staged_folder": ("build_output", "staged_folder"),
+    "COMPILER_VERSION": ("pipeline", "COMPILER_VERSION"),
+    "CompileResult": ("result", "CompileResult"),
+    "Diagnostic": ("diagnostics", "Diagnostic"),
+    "Diagnostics": ("diagnostics", "Diagnostics"),
+    "PackError": ("diagnostics", "PackError"),
+    "Severity": ("diagnostics", "Severity"),
+    "SourceCache": ("diagnostics", "SourceCache"),
+    "Span": ("diagnostics", "Span"),
+    "TableCache": ("cache", "TableCache"),
+    "cached_compile": ("result", "cached_compile"),
+    "canonical_bytes": ("emit", "canonical_bytes"),
+    "compile_pack": ("pipeline", "compile_pack"),
+    "default_cache_dir": ("cache", "default_cache_dir"),
+    "diagnostics_to_json": ("diagnostics", "to_json"),
+    "display_path": ("result", "display_path"),
+    "render_all": ("diagnostics", "render_all"),
+    "write_atomic": ("emit", "write_atomic"),
 }
-"""Where each name of the facade lives.  They are imported when first used, so that a
-command needing only the cache (a validate that hits it) does not load the parsers and
-checkers."""
-
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
-
-
 __all__ = [
     "COMPILER_VERSION",
     "CompileResult",
@@ -56,8 +64,23 @@ __all__ = [
     "SourceCache",
     "Span",
     "TableCache",
+    "cached_compile",
     "canonical_bytes",
     "compile_pack",
     "default_cache_dir",
+    "diagnostics_to_json",
+    "display_path",
+    "render_all",
+    "staged_folder",
     "write_atomic",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module, attribute = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(import_module(f"{__name__}.{module}"), attribute)
+    globals()[name] = value
+    return value

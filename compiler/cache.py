@@ -14,12 +14,12 @@ import os
 import stat
 from functools import cache
 from importlib.resources import files
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
 from decklore.compiler.emit import write_atomic
-from decklore.compiler.load.safe_io import read_regular
-from decklore.compiler.load.yaml_loader import MAX_FILE_BYTES
+from decklore.compiler.load.safe_io import MAX_FILE_BYTES, read_regular
 
 KEEP_ENTRIES = 64
 
@@ -31,16 +31,30 @@ def default_cache_dir() -> Path:
     return Path(base) / "decklore"
 
 
+def toolchain_files() -> list[tuple[str, Traversable]]:
+    """The compiler's own code and data files, by name, at every level of its packages."""
+    found: list[tuple[str, Traversable]] = []
+
+    def walk(folder: Traversable, prefix: str) -> None:
+        # The compiler's stages live in subpackages: every level counts.
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+            if entry.is_dir() and entry.name != "__pycache__":
+                walk(entry, f"{prefix}{entry.name}/")
+            elif entry.is_file() and entry.name.endswith((".py", ".json", ".lark")):
+                found.append((f"{prefix}{entry.name}", entry))
+
+    for package in ("decklore.compiler", "decklore.schema", "decklore.grammar"):
+        walk(files(package), f"{package}/")
+    return found
+
+
 @cache
 def _toolchain_digest() -> str:
     """A hash of the compiler's own code and data: a new decklore never reuses old entries."""
     digest = hashlib.sha256()
-    for package in ("decklore.compiler", "decklore.schema", "decklore.grammar"):
-        root = files(package)
-        for entry in sorted(root.iterdir(), key=lambda e: e.name):
-            if entry.is_file() and entry.name.endswith((".py", ".json", ".lark")):
-                digest.update(entry.name.encode())
-                digest.update(entry.read_bytes())
+    for name, entry in toolchain_files():
+        digest.update(name.encode())
+        digest.update(entry.read_bytes())
     return digest.hexdigest()
 
 

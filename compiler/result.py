@@ -17,10 +17,7 @@ from typing import Any
 
 from decklore.compiler.cache import TableCache, pack_key
 from decklore.compiler.diagnostics import Diagnostic, PackError, Severity, Span
-from decklore.compiler.load.safe_io import read_regular
-
-# The yaml loader's size limit, without importing it (a cache hit loads no YAML).
-_MANIFEST_BYTES = 8 * 1024 * 1024
+from decklore.compiler.load.safe_io import MAX_FILE_BYTES, read_regular
 
 RELATION_KEYS = ("extends", "requires", "optional", "conflicts", "load_after")
 """The pack.yaml keys that name other packs: a pack with any of them is layered."""
@@ -68,7 +65,7 @@ def display_path(path: Path | str) -> str:
 def is_mod(pack_dir: Path) -> bool:
     """Whether pack.yaml names other packs (a cheap look, before any parsing)."""
     try:
-        text = read_regular(pack_dir / "pack.yaml", _MANIFEST_BYTES).decode("utf-8")
+        text = read_regular(pack_dir / "pack.yaml", MAX_FILE_BYTES).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return False  # load_manifest reports why
     return bool(_RELATION.search(text))

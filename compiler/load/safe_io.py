@@ -33,6 +33,11 @@ def _open_file(path: Path | str, flags: int) -> int:
     return os.open(path, flags)
 
 
+MAX_FILE_BYTES = 8 * 1024 * 1024
+"""The largest pack file the compiler reads (YAML, rules, templates): kept here, with the
+reading, so the table cache can hash files without importing the YAML loader."""
+
+
 def read_regular(path: Path | str, limit: int) -> bytes:
     """The bytes of the regular file at ``path``; an ``OSError`` for anything else.
 

@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from decklore.compiler.diagnostics import Diagnostics, Span
-from decklore.compiler.load.safe_io import FileTooLargeError, read_regular
+from decklore.compiler.load.safe_io import MAX_FILE_BYTES, FileTooLargeError, read_regular
 
 try:  # libyaml is the fast path; the pure-Python parser gives the same events.
     from yaml._yaml import CParser as _Parser
@@ -39,7 +39,6 @@ except ImportError:  # pragma: no cover - depends on how PyYAML was built
 
     HAVE_LIBYAML = False
 
-MAX_FILE_BYTES = 8 * 1024 * 1024
 """Largest pack file accepted; a 1,000-card deck file is about 350 KB."""
 MAX_DEPTH = 64
 MAX_INT_DIGITS = 18
