@@ -20,8 +20,8 @@ seat goes out; a game that runs out of steps, or stops on an error in the pack's
 truncated (the error is in every seat's ``infos``).  ``render()`` gives the text
 view a player at the table would read.
 
-This module is an optional extra (``pip install decklore[rl]``): it is the only part of the
-runtime that imports NumPy, Gymnasium and PettingZoo, and nothing else imports it.
+This module is an optional extra (``pip install decklore[rl]``): it sits beside the runtime,
+which imports only the standard library, and nothing in decklore imports it.
 """
 
 from __future__ import annotations

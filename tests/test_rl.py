@@ -18,7 +18,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from decklore.cards import bundled_pack  # noqa: E402
 from decklore.compiler.tools.scenarios import compiled_tables  # noqa: E402
-from decklore.runtime.rl import DeckloreEnv, text_view  # noqa: E402
+from decklore.integrations.rl import DeckloreEnv, text_view  # noqa: E402
 from decklore.runtime.tables import Tables  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
