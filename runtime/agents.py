@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from decklore.runtime.determinize import Knowledge, determinize
+from decklore.runtime.expressions import RulesError
 from decklore.runtime.engine import Game
 from decklore.runtime.rng import Rng
 
@@ -210,8 +211,13 @@ class GreedyAgent:
     def _value(self, game: Game, mark: int, index: int, player: int, depth: int) -> float:
         """What answer ``index`` is worth; ``mark`` is the game's last change before it."""
         trial = game.clone()
-        trial.apply(index)
         self._left -= 1
+        try:
+            trial.apply(index)
+        except RulesError:
+            # Only what this seat sees is sure in an imagined game: a re-dealt hidden card
+            # can make an answer break the rules there. That world rules the answer out.
+            return float("-inf")
         changed = _last_change(trial)
         if not trial.terminal and changed == self._mark and _question(trial) in self._asked:
             return NO_OP

@@ -208,3 +208,49 @@ def test_the_search_example_in_the_engine_docs_runs() -> None:
         choice = search(game, rng, worlds=2, depth=4)  # type: ignore[operator]
         assert 0 <= choice < game.option_count()
         game.apply(choice)
+
+
+BLIND_BUY = """\
+zone draw: per_player, ordered, hidden, deck main
+zone hand: per_player, owner
+zone table: per_player, public, symbols
+counter gold "Gold": per_player, min 0
+setup:
+  for each p in players():
+    shuffle draw(p)
+    gain 2 gold for p
+round:
+  turn:
+    draw 2 from draw(me) to hand(me)
+    repeat until pass while any(c in hand(me) where c.cost <= me.gold) "Buy":
+      choose card c from hand(me) where c.cost <= me.gold "Card to buy":
+        spend c.cost gold
+        move c to table(me) face up
+    move hand(me) to draw(me) face down
+    gain 1 gold
+win p when size(table(p)) >= 3
+"""
+
+
+def test_greedy_survives_an_imagined_world_where_its_answer_breaks_the_rules(
+        tmp_path: Path) -> None:
+    """Cards drawn face down into a hand are unseen even by their owner, so a determinized
+    copy re-deals them, and the card an offered answer names may cost more there than the
+    player has. That answer breaks the rules only in the imagined world; the agent must
+    rule it out there, not stop the real game."""
+    pack = tmp_path / "mini"
+    shutil.copytree(MINI, pack)
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text() + "rules:\n  - rules/game.rules\n"
+                        + AI.replace("points: 5", "gold: 1"))
+    (pack / "rules").mkdir()
+    (pack / "rules" / "game.rules").write_text(BLIND_BUY)
+    tables = loads_tables(compile_pack(pack).data)
+    for seed in range(1, 9):
+        game = Game.new(tables, 2, seed)
+        seats = [GreedyAgent(seed, Weights.from_tables(tables.raw)),
+                 make_agent("random", seed, tables.raw)]
+        while not game.terminal and game.state.info["turn"] < 40:
+            player = game.current_player()
+            assert player is not None
+            game.apply(seats[player].choose(game))
