@@ -192,6 +192,9 @@ def card_view(card: dict[str, Any], tables: dict[str, Any], icons: _Icons) -> di
         "copies": card["copies"],
         "deck": card["deck"],
         "footer": footer,
+        # The pack's own words for each face slot (hover titles, the legend's anatomy).
+        "slot_labels": {face: specs[0]["label"] for face, specs in slots.items()
+                        if specs and specs[0].get("label")},
     }
 
 
