@@ -475,7 +475,7 @@ def card_anatomy(tables: dict[str, Any]) -> list[dict[str, str]]:
 
 
 def render_reference(tables: dict[str, Any], fmt: str = "html", theme: str = "standard",
-                     overrides: dict[str, str] | None = None) -> str:
+                     overrides: dict[str, str] | None = None, paper: str = "a4") -> str:
     """The player reference (``rules_player``): goal, setup, the turn, with icons inline."""
     icons = _Icons.of(tables)
     ref = player_reference(tables)
@@ -503,7 +503,8 @@ def render_reference(tables: dict[str, Any], fmt: str = "html", theme: str = "st
             "notes_plain": [_plain_text(n, icons) for n in ref.notes]}
     template = "reference.md.j2" if fmt == "md" else "reference.html.j2"
     return environment(overrides).get_template(template).render(
-        pack=tables["pack"], ref=view, **_styles(theme, overrides))
+        pack=tables["pack"], ref=view, paper="letter" if paper == "letter" else "A4",
+        **_styles(theme, overrides))
 
 
 def _plain_text(text: str, icons: _Icons) -> str:
@@ -597,4 +598,4 @@ def render(tables: dict[str, Any], sheet: str, fmt: str, options: PrintOptions,
         return render_legend(tables, source_fmt, options.theme, overrides)
     if sheet == "guide":
         return render_guide(tables, source_fmt, options, overrides)
-    return render_reference(tables, source_fmt, options.theme, overrides)
+    return render_reference(tables, source_fmt, options.theme, overrides, options.paper)
