@@ -204,13 +204,17 @@ def test_reference_command_prints_the_player_form_and_the_exact_one() -> None:
 
 
 @pytest.mark.skipif(shutil.which("pdfinfo") is None, reason="poppler's pdfinfo not installed")
+@pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("pack", ["era", "era-of-kingdoms"])
-def test_player_reference_fits_two_pages(pack: str, tmp_path: Path) -> None:
+def test_player_reference_fits_two_pages(pack: str, paper: str, tmp_path: Path) -> None:
     from decklore.compiler.printing.pdf import html_to_pdf
 
     pdf = tmp_path / "reference.pdf"
-    pdf.write_bytes(html_to_pdf(render(_tables(pack), "reference", "html", PrintOptions())))
+    pdf.write_bytes(html_to_pdf(render(_tables(pack), "reference", "html",
+                                       PrintOptions(paper=paper))))
     info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True,
                           check=True).stdout
     pages = int(re.search(r"Pages:\s+(\d+)", info).group(1))  # type: ignore[union-attr]
     assert pages <= 2
+    width = {"a4": "595.276 x 841.89", "letter": "612 x 792"}[paper]
+    assert width in info

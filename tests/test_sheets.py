@@ -415,3 +415,17 @@ def test_legend_has_a_card_anatomy_panel_from_the_face_declarations() -> None:
     assert f"| Circle at the top left | {labels['cost']}" in text
     assert f"| Badge at the bottom right | {labels['defense']}" in text
     assert f"| Down the left side | {labels['stars']}" in text
+
+
+def test_faces_name_their_slots_in_the_packs_words(mini_tables: dict[str, Any]) -> None:
+    """The built-in face template is every game's: ERA's 'conflict stars' is ERA's label,
+    not the template's; each slot's hover title is the pack's label for its field."""
+    html = render(mini_tables, "cards", "html", PrintOptions())
+    source = (ROOT / "compiler" / "templates" / "_face.html.j2").read_text(encoding="utf-8")
+    assert "conflict" not in source.lower()
+    era = compile_pack(ROOT / "cards" / "era").tables
+    labels = {f["face"]: f["label"] for f in era["card_fields"] if f.get("face")}
+    era_html = render(era, "cards", "html", PrintOptions())
+    assert f'title="{labels["stars"]}: ' in era_html and f'title="{labels["cost"]}"' in era_html
+    assert 'title="cost"' not in html or "cost" not in {
+        f.get("face") for f in mini_tables["card_fields"]}

@@ -183,6 +183,9 @@ def card_view(card: dict[str, Any], tables: dict[str, Any], icons: _Icons) -> di
         "copies": card["copies"],
         "deck": card["deck"],
         "footer": footer,
+        # The pack's own words for each face slot (hover titles, the legend's anatomy).
+        "slot_labels": {face: specs[0]["label"] for face, specs in slots.items()
+                        if specs and specs[0].get("label")},
     }
 
 
@@ -463,7 +466,7 @@ def card_anatomy(tables: dict[str, Any]) -> list[dict[str, str]]:
 
 
 def render_reference(tables: dict[str, Any], fmt: str = "html", theme: str = "standard",
-                     overrides: dict[str, str] | None = None) -> str:
+                     overrides: dict[str, str] | None = None, paper: str = "a4") -> str:
     """The player reference (``rules_player``): goal, setup, the turn, with icons inline."""
     icons = _Icons.of(tables)
     ref = player_reference(tables)
@@ -491,7 +494,8 @@ def render_reference(tables: dict[str, Any], fmt: str = "html", theme: str = "st
             "notes_plain": [_plain_text(n, icons) for n in ref.notes]}
     template = "reference.md.j2" if fmt == "md" else "reference.html.j2"
     return environment(overrides).get_template(template).render(
-        pack=tables["pack"], ref=view, **_styles(theme, overrides))
+        pack=tables["pack"], ref=view, paper="letter" if paper == "letter" else "A4",
+        **_styles(theme, overrides))
 
 
 def _plain_text(text: str, icons: _Icons) -> str:
@@ -586,7 +590,7 @@ def render(tables: dict[str, Any], sheet: str, fmt: str, options: PrintOptions,
     elif sheet == "guide":
         text = render_guide(tables, source_fmt, options, overrides)
     else:
-        text = render_reference(tables, source_fmt, options.theme, overrides)
+        text = render_reference(tables, source_fmt, options.theme, overrides, options.paper)
     if overrides and source_fmt == "html":  # the built-in templates are known to pass
         check_rendered(text, f"{sheet}.html.j2", overrides)
     return text
