@@ -508,9 +508,9 @@ def reference(pack: str, exact: bool, cache: bool, fmt: str) -> None:
         import json
         from dataclasses import asdict
 
-        body: dict[str, Any] = (
-            {"sections": [asdict(section) for section in sections]} if exact or player is None
-            else {"reference": asdict(player)})
+        body: dict[str, Any] = {"sections": [asdict(section) for section in sections]}
+        if player is not None:
+            body["player"] = asdict(player)  # the player form, beside the exact one
         click.echo(json.dumps(body, indent=2, ensure_ascii=False))
         return
     if not sections:

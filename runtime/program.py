@@ -198,6 +198,8 @@ class Program:
                     pass
                 except TypeError:  # a list argument: not worth remembering
                     return evaluate(g, args)
+            elif any(type(a) is list for a in args):
+                return evaluate(g, args)  # cards or players as an argument: not a key
             value = evaluate(g, args)
             if type(value) is list:
                 value = list(value)  # not a zone's own list, which may change under a clone

@@ -119,7 +119,8 @@ def test_tally_counts_seats_cards_and_causes() -> None:
     assert temple["win_otherwise"]["games"] == 7 and temple["win_otherwise"]["wins"] == 2
     assert temple["first_turn"] == round((3 + 1 + 4) / 3, 2)
     summary = t.summary()
-    assert summary["step_budget_hit"] == 1 and summary["no_winner"] == 0
+    assert summary["step_budget_hit"] == 1 and summary["shared_wins"] == 1
+    assert summary["no_winner"] == 1 and summary["no_winner_by_cause"] == {"goal": 1}
 
 
 def test_differences_are_significant_only_beyond_noise() -> None:

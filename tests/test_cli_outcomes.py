@@ -91,11 +91,15 @@ def test_a_shared_win_reads_as_shared(tmp_path: Path) -> None:
     assert "Player 1 and Player 2 share the win:" in played.output
 
 
-@pytest.mark.parametrize("players", ["random,random,random,random", ","])
-def test_play_with_a_wrong_player_count_is_a_usage_error(tmp_path: Path, players: str) -> None:
+@pytest.mark.parametrize(("players", "message"), [
+    ("random,random,random,random", "Mini takes 1 to 3 players"),
+    (",", "name one agent per seat"),
+])
+def test_play_with_a_wrong_player_count_is_a_usage_error(tmp_path: Path, players: str,
+                                                         message: str) -> None:
     result = run("play", str(rules_pack(tmp_path, TIED)), "--players", players)
     assert result.exit_code == 2, result.output
-    assert "Mini takes 1 to 3 players" in result.output
+    assert message in result.output
 
 
 def test_an_error_in_a_win_condition_names_its_line(tmp_path: Path) -> None:
