@@ -354,7 +354,11 @@ def _show(console: Any, game: Game, viewer: int | None, since: int) -> None:
             table.add_row(spec["label"], *[cell or "—" for cell in cells])
     board: list[Any] = [Text(heading, style="bold"), table]
     if shared:
-        board.append("  ·  ".join(f"[b]{label}[/b]: {text}" for label, text in shared))
+        line = "  ·  ".join(f"{label}: {text}" for label, text in shared)
+        if len(heading) + 5 + len(line) <= console.width:  # beside the title: a row saved
+            board[0] = Text.assemble((heading, "bold"), "  ·  " + line)
+        else:
+            board.append("  ·  ".join(f"[b]{label}[/b]: {text}" for label, text in shared))
     # The log gets what the screen has left once the board, the options and the prompt
     # are shown, so the turn's title stays in sight on 80x24; a longer log is said to be.
     used = sum(len(console.render_lines(part, pad=False)) for part in board)
