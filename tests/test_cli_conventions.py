@@ -62,8 +62,9 @@ def test_reference_test_migrate_and_replay_print_json(in_tmp: Path) -> None:
     broken = run("replay", "bad.log", "--json")
     assert broken.exit_code == 1
     assert json.loads(broken.stdout) == {
-        "reproduced": False, "error": "bad.log:2: not a log line (JSON expected): the file is not valid JSON "
-        "(Expecting value: line 1 column 1 (char 0))"}
+        "reproduced": False,
+        "error": "bad.log:2: not a log line (JSON expected): the file is not valid JSON "
+                 "(Expecting value: line 1 column 1 (char 0))"}
 
 
 PACK_COMMANDS = [["validate"], ["compile", "-o", "t.json"], ["print"], ["build"],

@@ -148,7 +148,10 @@ def test_era_reference_inlines_the_deal_and_names_the_goal() -> None:
     text = to_text(player_reference(_tables("era")) or pytest.fail("no rules"))
     assert "Deal yourself 8 cards face down" in text
     assert "(6 on the first player's first turn)" in text
-    assert "WIN at once when you have at least 15 progress tokens." in text
+    assert "WIN: at once when you have at least 15 progress tokens (12 with four players)." \
+        in text
+    assert "OUT OF THE GAME: with three or four players" in text
+    assert "Ties go to the fewest destruction tokens." in text
     assert "Committing 7 or more gives you an exhaustion token" in text
 
 
@@ -218,3 +221,35 @@ def test_player_reference_fits_two_pages(pack: str, paper: str, tmp_path: Path) 
     assert pages <= 2
     width = {"a4": "595.276 x 841.89", "letter": "612 x 792"}[paper]
     assert width in info
+
+
+def test_outcomes_and_the_score_take_a_wording(tmp_path: Path) -> None:
+    """A goal whose condition reads badly in generated English (a define that depends on
+    the seats, a mark) is worded by the pack, like a phase; fmt keeps the wording."""
+    from decklore.compiler import Diagnostics
+    from decklore.compiler.rules import format_program, parse_rules
+
+    rules = (
+        'zone hand: per_player, owner\n'
+        'counter gold "Gold": per_player, min 0\n'
+        '\n'
+        'const goal = 3\n'
+        '\n'
+        'round:\n'
+        '  turn:\n'
+        '    gain 1 gold\n'
+        '\n'
+        'win p when p.gold >= goal "Rich" says "as soon as you hold {goal} gold."\n'
+        'score p = p.gold says "the richest player wins."\n'
+        'tiebreak: -p.gold\n')
+    diags = Diagnostics()
+    assert format_program(parse_rules(rules, "game.rules", diags)) == rules
+    pack = tmp_path / "mini"
+    shutil.copytree(Path(__file__).parent / "packs" / "mini", pack)
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text() + "rules:\n  - rules/game.rules\n")
+    (pack / "rules").mkdir()
+    (pack / "rules" / "game.rules").write_text(rules)
+    text = to_text(player_reference(compile_pack(pack).tables) or pytest.fail("no rules"))
+    assert "- WIN: as soon as you hold 3 gold." in text
+    assert "- SCORE: the richest player wins. Ties go to the fewest gold." in text

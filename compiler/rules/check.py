@@ -218,12 +218,18 @@ class RulesChecker:
                 "when": self._condition(decl.condition, scope),
                 "label": decl.label or "", "at": self._origin(decl.span),
             })
+            if decl.says is not None:
+                ir["outcomes"][-1]["says"] = decl.says.text
+                self.worded.append((decl.says, ir["outcomes"][-1]))
         elif isinstance(decl, n.ScoreDecl):
             if ir["score"] is not None:
                 self.diags.error("R100", "the game already has a score", decl.span,
                                  "keep one 'score' declaration")
             _, value = self._typed(decl.expr, _Scope({decl.player: "player"}), "number")
             ir["score"] = {"player": decl.player, "value": value, "at": self._origin(decl.span)}
+            if decl.says is not None:
+                ir["score"]["says"] = decl.says.text
+                self.worded.append((decl.says, ir["score"]))
         elif isinstance(decl, n.TiebreakDecl):
             scope = _Scope({self.player_var: "player"})
             ir["tiebreak"] = [self._typed(e, scope, "number")[1] for e in decl.exprs]

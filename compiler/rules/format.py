@@ -229,10 +229,12 @@ class _Printer:
                 self.emit(f"says {quote(d.says.text)}", 1, d.says.span.line)
             self.block(d.body, 1)
         elif isinstance(d, n.Outcome):
-            self.emit(f"{d.kind} {d.player} when {expr(d.condition)}{_label(d.label)}", 0,
+            says = f" says {quote(d.says.text)}" if d.says is not None else ""
+            self.emit(f"{d.kind} {d.player} when {expr(d.condition)}{_label(d.label)}{says}", 0,
                       line)
         elif isinstance(d, n.ScoreDecl):
-            self.emit(f"score {d.player} = {expr(d.expr)}", 0, line)
+            says = f" says {quote(d.says.text)}" if d.says is not None else ""
+            self.emit(f"score {d.player} = {expr(d.expr)}{says}", 0, line)
         elif isinstance(d, n.TiebreakDecl):
             self.emit(f"tiebreak: {', '.join(expr(e) for e in d.exprs)}", 0, line)
 

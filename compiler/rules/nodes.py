@@ -609,6 +609,7 @@ class Outcome:
     player: str
     condition: Expr
     label: str | None
+    says: Says | None = None
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -618,6 +619,7 @@ class ScoreDecl:
 
     player: str
     expr: Expr
+    says: Says | None = None
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 

@@ -181,11 +181,11 @@ class _Build(Transformer[Token, Any]):
         return n.Trigger(str(event), params, where, body, says, span=self._s(meta))
 
     def outcome(self, meta: Any, items: list[Any]) -> n.Outcome:
-        kind, player, condition, label = items
-        return n.Outcome(kind, str(player), condition, _text(label), span=self._s(meta))
+        kind, player, condition, label, says = items
+        return n.Outcome(kind, str(player), condition, _text(label), says, span=self._s(meta))
 
     def score_decl(self, meta: Any, items: list[Any]) -> n.ScoreDecl:
-        return n.ScoreDecl(str(items[0]), items[1], span=self._s(meta))
+        return n.ScoreDecl(str(items[0]), items[1], items[2], span=self._s(meta))
 
     def tiebreak_decl(self, meta: Any, items: list[Any]) -> n.TiebreakDecl:
         return n.TiebreakDecl(tuple(items), span=self._s(meta))

@@ -622,6 +622,11 @@ def _goal(english: PlayerEnglish, rules: IR) -> list[str]:
     """How to win and how the game ends, as a few sentences."""
     lines = []
     for outcome in rules["outcomes"]:
+        verb = {"win": "WIN", "lose": "LOSE",
+                "eliminate": "OUT OF THE GAME"}[outcome["kind"]]
+        if outcome.get("says"):
+            lines.append(f"{verb}: {english.fill(str(outcome['says']))}")
+            continue
         bound = english._bind(str(outcome["player"]), "you", "your")
         try:
             when = english.expr(outcome["when"])
@@ -653,14 +658,23 @@ def _goal(english: PlayerEnglish, rules: IR) -> list[str]:
             ties = [english.expr(t) for t in rules["tiebreak"]]
         finally:
             english._unbind(bound)
-        text = f"SCORE: then the highest score wins; your score is {value}."
+        said = rules["score"].get("says")
+        text = (f"SCORE: {english.fill(str(said))}" if said else
+                f"SCORE: then the highest score wins; your score is {value}.")
         if ties:
-            text += " Ties go to the most " + ", then the most ".join(
-                t.removeprefix("the number of ").removeprefix("your ") for t in ties) + "."
+            text += " Ties go to the " + ", then the ".join(_tie(t) for t in ties) + "."
         step = Step(text)
         _tidy(step)
         lines.append(step.text)
     return lines
+
+
+def _tie(text: str) -> str:
+    """A tie-breaker as players say it: 'most gold', or 'fewest' for a negated count."""
+    most = "most"
+    if text.startswith("minus "):
+        most, text = "fewest", text.removeprefix("minus ")
+    return f"{most} {text.removeprefix('the number of ').removeprefix('your ')}"
 
 
 def _ends_game(body: list[IR]) -> bool:
