@@ -37,7 +37,8 @@ def _errors(rules: Any) -> list[str]:
 
 
 def test_the_bundled_packs_are_the_four_we_mean() -> None:
-    assert BUNDLED == ["era", "era-of-kingdoms", "era-of-kingdoms-trade-route", "renaissance"]
+    assert BUNDLED == ["era", "era-deck-race", "era-of-kingdoms", "era-of-kingdoms-trade-route",
+                       "renaissance"]
 
 
 def test_schema_is_valid_2020_12() -> None:
