@@ -189,15 +189,16 @@ class GreedyAgent:
         assert question is not None
         self._asked.add(question)
         world = determinize(game, player, self.rng, self.knowledge(game, player))
-        best: list[int] = []
+        top_indices: list[int] = []
         top = float("-inf")
         for index in range(count):
             score = self._value(world, mark, index, player, self.depth)
             if score > top:
-                top, best = score, [index]
+                top, top_indices = score, [index]
             elif score == top:
-                best.append(index)
-        return best[self.rng.below(len(best))] if len(best) > 1 else best[0]
+                top_indices.append(index)
+        return (top_indices[self.rng.below(len(top_indices))] if len(top_indices) > 1
+                else top_indices[0])
 
     def knowledge(self, game: Game, player: int) -> Knowledge:
         """What this agent's seat has followed of ``game`` so far, brought up to date."""

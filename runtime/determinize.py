@@ -175,9 +175,9 @@ class Determinizer:
         flags = [state.flags[n] for n in self.card_flags]
         cards = state.cards
         for group, sorted_faces in self.groups:
-            dealt = list(sorted_faces)
-            rng.shuffle(dealt)
-            for card, (card_id, owner, marks, marked) in zip(group, dealt, strict=True):
+            shuffled = list(sorted_faces)
+            rng.shuffle(shuffled)
+            for card, (card_id, owner, marks, marked) in zip(group, shuffled, strict=True):
                 row = cards[card]
                 row["card"] = card_id
                 row["owner"] = None if owner == -1 else owner

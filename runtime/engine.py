@@ -873,8 +873,8 @@ class Game:
         def key(p: int) -> list[int]:
             env = {var: p}
             return [value(self, env), *[t(self, env) for t in self.program.tiebreak]]
-        best = max(key(p) for p in live)
-        self._finish([p for p in live if key(p) == best], f"{reason}: highest score", None)
+        highest = max(key(p) for p in live)
+        self._finish([p for p in live if key(p) == highest], f"{reason}: highest score", None)
 
     def end_period(self, period: str) -> None:
         """End the innermost running period of this kind (turn, round, phase, ...) with the
@@ -891,14 +891,14 @@ class Game:
                 break
         if target is None:
             raise RulesError(f"'end {period}' outside any {period}")
-        kept = frames[:target + 1]
+        remaining = frames[:target + 1]
         for frame in frames[target + 1:]:
             if frame["t"] == "fl" and frame["st"] < 2:
                 frame["st"], frame["abort"] = 2, True
-                kept.append(frame)
-        if kept[target]["st"] < 2:
-            kept[target]["st"] = 2
-        frames[:] = kept
+                remaining.append(frame)
+        if remaining[target]["st"] < 2:
+            remaining[target]["st"] = 2
+        frames[:] = remaining
 
     def reset_period(self, period: str) -> None:
         """Counters and flags that last ``until`` this period go back to their start."""
@@ -1286,12 +1286,12 @@ def _s_choose_number(g: Game, s: Stmt, f: dict[str, Any]) -> None:
     numbers = list(range(low, high + 1)) if low is not None and high is not None else []
     if x["where"] is not None:
         inner = dict(env)
-        kept = []
+        allowed = []
         for n in numbers:
             inner[x["var"]] = n
             if x["where"](g, inner):
-                kept.append(n)
-        numbers = kept
+                allowed.append(n)
+        numbers = allowed
     if not numbers:
         f["pc"] += 1
         return

@@ -192,8 +192,8 @@ class SymbolView:
 
     def _total(self, symbol: str, player: int) -> int:
         safe, left, used = self._blockable(symbol, player)
-        unplaced = max(self.blocks_on(symbol, player) - used, 0)
-        return safe + max(left - unplaced, 0)
+        unassigned = max(self.blocks_on(symbol, player) - used, 0)
+        return safe + max(left - unassigned, 0)
 
     def on_unit(self, symbol: str, unit: Unit, player: int | None = None) -> int:
         """What one unit gives ``player`` (its controller by default) of ``symbol``: unlocked,
@@ -238,12 +238,12 @@ class SymbolView:
         if blocks == 0:
             return min(a_safe + a_blk, b_safe + b_blk)
         left = max(0, blocks - max(0, received - a_blk - b_blk))
-        best = min(a_safe, b_safe)
+        most = min(a_safe, b_safe)
         for on_a in range(min(left, a_blk) + 1):
             on_b = left - on_a
             if on_b <= b_blk:
-                best = max(best, min(a_safe + a_blk - on_a, b_safe + b_blk - on_b))
-        return best
+                most = max(most, min(a_safe + a_blk - on_a, b_safe + b_blk - on_b))
+        return most
 
 
 def stacked_value(value: Mapping[str, Any] | None, unit: Unit) -> int | None:

@@ -177,7 +177,7 @@ class Tally:
                              for d in sorted(self.deck_games)},
             "wins_by_agent": {a: rate(self.agent_wins[a], self.agent_games[a])
                               for a in sorted(self.agent_games)},
-            "first_player": {**rate(self.seat_wins[0], n),
+            "seat_one": {**rate(self.seat_wins[0], n),
                              "fair": round(1 / seats, 4) if seats else 0.0},
             "lengths": {str(k): v for k, v in sorted(self.lengths.items())},
             "reasons": dict(sorted(self.reasons.items(), key=lambda kv: (-kv[1], kv[0]))),

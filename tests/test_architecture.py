@@ -159,6 +159,13 @@ ENGLISH = {
     "search": "a search through the flow tree (engine.start_at); an ERA card",
     "stream": "the random generator's PCG stream; an EoK card",
     "winners": "the result's winners, the engine's own record; an EoK definition",
+    "discard": "set.discard (determinize); an ERA zone",
+    "matches": "English in error messages (agents); a deck-race definition",
+    "pick": "the frame of a random choice being made, kept in saves; an ERA definition",
+    "placed": "blocks placed on a unit (symbols, saves); an ERA definition",
+    "removed": "symbols a mark takes off a unit (symbols.Unit); a deck-race zone",
+    "use": "English in error messages ('use opponents'); a deck-race action",
+    "without": "English in error messages ('calls itself without end'); an ERA definition",
 }
 """English words the runtime uses in their own sense that a bundled pack also happens to
 declare as a name, each with what it means in the runtime and where a pack declares it.
