@@ -32,6 +32,10 @@ CASES: list[Case] = [
     ("era", 2, 3, ("era:medieval", "era:atomic"), "random", 4000),
     ("era", 2, 4, ("era:atomic", "era:ancient"), "random", 4000),
     ("era", 2, 5, ("era:ancient", "era:industrial"), "greedy", 2500),
+    ("era", 3, 6, None, "random", 6000),
+    ("era", 4, 7, None, "random", 6000),
+    ("era-deck-race", 2, 1, None, "random", 4000),
+    ("era-deck-race", 4, 2, None, "greedy", 2500),
     ("era-of-kingdoms", 1, 1, None, "random", 4000),
     ("era-of-kingdoms", 2, 2, None, "random", 4000),
     ("era-of-kingdoms", 3, 3, None, "random", 4000),
@@ -48,39 +52,47 @@ CASES: list[Case] = [
 
 PINNED: dict[str, str] = {
     "era-2p-seed1-ancient+medieval-random":
-        "baee725c275a101de286b9d3e1ada80cb9c8220128e4932e0393d146fb61606b",
+        "b70ed10165b8d7b102b4ecb3614c536d94de4128cf0eba39e6ea98d31a2eb6ac",
     "era-2p-seed2-industrial+atomic-random":
-        "1686e7f9d670732601cd139f6db682cbede641325a1f7c1ef63d7b92d87e276c",
+        "6757296e2dd538df415abc6e73c4107b6aa97505740e8210d8df6ccf3bdefaa5",
     "era-2p-seed3-medieval+atomic-random":
-        "000199c55c335913a45084283b028251d33707268d6c112b48f0bfc70bc6d169",
+        "8f274816704dba7b891f3ff053e3e7e67a38761f9a97dd71a5fa93db8f5e26d5",
     "era-2p-seed4-atomic+ancient-random":
-        "65a628454c046a441518b817fb915fbcab7e42f206b2d0f9ceac2b52f2f56991",
+        "6c7cfa9d9680e9f30bc3d666bc0fa7f8f3828374b9bee27feef40c8333e48f22",
     "era-2p-seed5-ancient+industrial-greedy":
-        "d4a1e2450f28f77918e6609e258ff72e819e76dca4dc5e236c4bd8c83ec7cda1",
+        "ac68a16a9f5defdddfd2ce81225f04139759c89d0a27204d59595eb17a50e819",
+    "era-3p-seed6-default-random":
+        "45144427e93fd0aad7027c049e14c070dd12097184286d6e67f42a73b98265d9",
+    "era-4p-seed7-default-random":
+        "62d5c2a93fe5541dff3fa48459608eb8ebee42b1c14ac6c2d638bc465e002cff",
+    "era-deck-race-2p-seed1-default-random":
+        "b917a493f6b1a275d9b14e9453773278520f7d13dbc0634003436d14065e2094",
+    "era-deck-race-4p-seed2-default-greedy":
+        "447a13c9d2011456f19c77fcc9bf616d5f961edde8bdcc140ee47ac24afd656e",
     "era-of-kingdoms-1p-seed1-default-random":
-        "1f1362a85fb80ddaca00cba9172840d35b56fdef42a75cafedff0e84f1ff35d5",
+        "cb9e6f7c8be07ccfc384bb8667b9de6e8c1bdd9d6aa9dc179ef168f553b177eb",
     "era-of-kingdoms-2p-seed2-default-random":
-        "ca3e0f855a9837f620fb5853bcb819c33ac623b26a1cd7914791335bcddbda72",
+        "60b20a0a364f9d9db6f6d257baf865c464b4b8f5942995f7cf9544b89171f506",
     "era-of-kingdoms-3p-seed3-default-random":
-        "80d8227a85d1ae880ca4d6b91b4e5dd78e05aece127fc9d7c315d7d06c1863f0",
+        "e9c74ed1743a92c0c22e67e945e2b2cc1ab3ba232a579debeca5a1c2267087a5",
     "era-of-kingdoms-4p-seed4-default-random":
-        "3cec8fc2e2790cf0e38eda56d89fdfa20984aaf3455f4af9565b274b2b4ebd0e",
+        "cbee9fef173ee1df7c491f906c3be5e1e8a2f7b36b4095dcb072506693b78244",
     "era-of-kingdoms-3p-seed5-default-greedy":
-        "fd6cee42a6571116c5f980ca8e5dd5ac44fda31561206b611a41459c1a328f6c",
+        "63c2406f5574814a4175260ae0e3e7215a40affc63857ebfe5a6c49fd1fe9b91",
     "era-of-kingdoms-trade-route-2p-seed1-default-random":
-        "fc102b50200771495cba3ff7dd94e690fdd2119c3c5b875faf2754639c49a724",
+        "d4cc6c73484e1df0c36f26d97c6132613de22a600bb0029ddf4432e7eda8d434",
     "era-of-kingdoms-trade-route-3p-seed2-default-random":
-        "a3dc306f8bdd7bb767edb8f2ff475d769c1bab5cfc94a2b3a3c4ebeb4d9f13cc",
+        "97b9a8525bfcd70a89c4ffbcd576cffcd8c8d9aa95024c5450f1d55f58b5fc94",
     "renaissance-2p-seed1-default-random":
-        "d0a474c187d792af15d319af3d88c9a6b5d268c6845bbc522eea4e4971ea2018",
+        "a6b93426abd5e7a12a5f902615a71718f218501245664cf0a4a55ad0418dbc35",
     "renaissance-2p-seed2-default-random":
-        "7fe59119fa537f6a6c9aafb290a59892a839ba54edd4a64bcff9d503557abda5",
+        "b8836d26134cf05e16875908b0abd9ce6db878ed648d0b8940ccf9210b197cf4",
     "uno-2p-seed1-default-random":
-        "9e1cc0298762116af342df8fea84cc93fc3e662d2335f1bc10db75b2bce6441a",
+        "33756348eedb4e8a55b890ee4763dbbba8b908b529ba007efa0463ed54327a5e",
     "uno-3p-seed2-default-random":
-        "cec6bf63002f783c8b43e821fff99ebbdaad94878884f8f70367560ec1744c7b",
+        "6e00824c034819b4734e56cdd40c12ad26775961ab62a982db68ee28e333497f",
     "uno-4p-seed3-default-random":
-        "7560473ead03b3bee63f8b3b15a43260b5e361bb4d7cb52a5910f6d387f5abee",
+        "162814d31d000f32b9226312a7155e5d84763e565861d67ebe6b3baa2ac77142",
 }
 
 
