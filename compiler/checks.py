@@ -142,10 +142,10 @@ def check_balance(manifest: Manifest, rules: dict[str, Any] | None, diags: Diagn
         if name not in zones:
             hint = suggest(name, zones) or (f"zones of the rules: {', '.join(sorted(zones))}"
                                             if zones else "the pack's rules declare no zones")
-            diags.error("E146", f"balance names no zone '{name}'", played.item_span(i), hint)
+            diags.error("E148", f"balance names no zone '{name}'", played.item_span(i), hint)
     bands: Any = balance.get("bands") or {}
     for key, band in bands.items():
         low, high = band
         if low > high:
-            diags.error("E147", f"band '{key}' runs from {low} down to {high}",
+            diags.error("E149", f"band '{key}' runs from {low} down to {high}",
                         bands.value_span(key), f"write it low first: [{high}, {low}]")

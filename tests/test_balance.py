@@ -242,11 +242,11 @@ def test_balance_section_errors_are_located(tmp_path: Path, mini_text: Any,
     assert result.exit_code == 1
     shown = result.output.replace(str(tmp_path) + "/", "")
     assert shown.endswith("""\
-mini/pack.yaml:33:20: error[E146]: balance names no zone 'hand'
+mini/pack.yaml:33:20: error[E148]: balance names no zone 'hand'
   33 | balance: {played: [hand], bands: {seat_win_rate: [0.6, 0.4]}}
      |                    ^^^^
   hint: the pack's rules declare no zones
-mini/pack.yaml:33:50: error[E147]: band 'seat_win_rate' runs from 0.6 down to 0.4
+mini/pack.yaml:33:50: error[E149]: band 'seat_win_rate' runs from 0.6 down to 0.4
   33 | balance: {played: [hand], bands: {seat_win_rate: [0.6, 0.4]}}
      |                                                  ^^^^^^^^^^
   hint: write it low first: [0.4, 0.6]
