@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -231,24 +230,3 @@ def test_the_ray_backend_gives_the_local_results(era_data: bytes) -> None:
     assert [json.dumps(r.to_json(), sort_keys=True) for r in remote] == \
         [json.dumps(r.to_json(), sort_keys=True) for r in local]
 
-
-def test_balance_section_errors_are_located(tmp_path: Path, mini_text: Any,
-                                            write_pack: Any) -> None:
-    text = mini_text("pack.yaml").replace(
-        "stacking: {", "balance: {played: [hand], bands: {seat_win_rate: [0.6, 0.4]}}\n"
-        "stacking: {", 1)
-    pack = write_pack(tmp_path, {"pack.yaml": text})
-    result = CliRunner().invoke(cli, ["validate", str(pack), "--no-cache"])
-    assert result.exit_code == 1
-    shown = result.output.replace(str(tmp_path) + "/", "")
-    assert shown.endswith("""\
-mini/pack.yaml:33:20: error[E148]: balance names no zone 'hand'
-  33 | balance: {played: [hand], bands: {seat_win_rate: [0.6, 0.4]}}
-     |                    ^^^^
-  hint: the pack's rules declare no zones
-mini/pack.yaml:33:50: error[E149]: band 'seat_win_rate' runs from 0.6 down to 0.4
-  33 | balance: {played: [hand], bands: {seat_win_rate: [0.6, 0.4]}}
-     |                                                  ^^^^^^^^^^
-  hint: write it low first: [0.4, 0.6]
-2 errors.
-"""), shown

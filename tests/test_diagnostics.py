@@ -1127,7 +1127,7 @@ mini/decks/one.yaml:33:14: error[W161]: key(C) opens nothing: no card or symbol 
 def test_every_code_the_compiler_emits_has_an_exact_text_test() -> None:
     source_dir = Path(decklore.compiler.__file__).resolve().parent
     emitted: set[str] = set()
-    for path in source_dir.glob("*.py"):
+    for path in source_dir.rglob("*.py"):  # every stage's subpackage
         emitted |= set(re.findall(r'"([ERW]\d{3})"', path.read_text(encoding="utf-8")))
     tested: set[str] = set()
     here = Path(__file__).parent

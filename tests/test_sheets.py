@@ -421,7 +421,8 @@ def test_faces_name_their_slots_in_the_packs_words(mini_tables: dict[str, Any]) 
     """The built-in face template is every game's: ERA's 'conflict stars' is ERA's label,
     not the template's; each slot's hover title is the pack's label for its field."""
     html = render(mini_tables, "cards", "html", PrintOptions())
-    source = (ROOT / "compiler" / "templates" / "_face.html.j2").read_text(encoding="utf-8")
+    templates = ROOT / "compiler" / "printing" / "templates"
+    source = (templates / "_face.html.j2").read_text(encoding="utf-8")
     assert "conflict" not in source.lower()
     era = compile_pack(ROOT / "cards" / "era").tables
     labels = {f["face"]: f["label"] for f in era["card_fields"] if f.get("face")}
