@@ -494,7 +494,9 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
         if flow["kind"] == "setup":
             setup += _flow_steps(english, flow)
         elif flow["kind"] in ("round", "game", "era") and flow.get("order") is not None:
-            turn_order = f"Take turns: {english.expr(flow['order'])}."
+            said = [english.fill(str(text)) for text in flow.get("says") or []]
+            turn_order = " ".join(said) if said else \
+                f"Take turns: {english.expr(flow['order'])}."
         elif flow["kind"] == "turn":
             turn_title = _title(str(flow["label"]))
             start = english.steps(flow.get("start") or [])
