@@ -30,13 +30,13 @@ if TYPE_CHECKING:
         render_all,
     )
     from decklore.compiler.diagnostics import to_json as diagnostics_to_json
-    from decklore.compiler.emit import canonical_bytes, write_atomic
-    from decklore.compiler.pipeline import COMPILER_VERSION, compile_pack
+    from decklore.compiler.emit import COMPILER_VERSION, canonical_bytes, write_atomic
+    from decklore.compiler.pipeline import compile_pack
     from decklore.compiler.result import CompileResult, cached_compile, display_path
 
 _EXPORTS = {
     "staged_folder": ("build_output", "staged_folder"),
-    "COMPILER_VERSION": ("pipeline", "COMPILER_VERSION"),
+    "COMPILER_VERSION": ("emit", "COMPILER_VERSION"),
     "CompileResult": ("result", "CompileResult"),
     "Diagnostic": ("diagnostics", "Diagnostic"),
     "Diagnostics": ("diagnostics", "Diagnostics"),

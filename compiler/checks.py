@@ -1,7 +1,14 @@
-"""Pack-wide checks that need every card at once: ids, references, locks and deck rules."""
+"""Pack-wide checks that need every card at once: ids, references, locks, deck rules,
+backs, AI weights and balance bands.
+
+Each check is one function of the pack's facts and the diagnostics; ``PASSES`` runs them in
+order and ``run`` is what the pipeline calls. A new check is a function added to the tuple.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from decklore.compiler.diagnostics import Diagnostics, Span, suggest
@@ -9,8 +16,23 @@ from decklore.compiler.load.decks import DeckData, Uses
 from decklore.compiler.load.manifest import Manifest
 
 
-def check_ids(decks: list[DeckData], diags: Diagnostics) -> None:
+@dataclass(frozen=True)
+class PackFacts:
+    """What the pack-wide checks read: the merged manifest, every deck, the rules IR."""
+
+    manifest: Manifest
+    decks: list[DeckData]
+    uses: Uses
+    rules: dict[str, Any] | None
+    cards: dict[str, dict[str, Any]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", {c["id"]: c for d in self.decks for c in d.cards})
+
+
+def check_ids(facts: PackFacts, diags: Diagnostics) -> None:
     """Every deck id and card id is defined once in the pack."""
+    decks = facts.decks
     deck_seen: dict[str, Span] = {}
     card_seen: dict[str, Span] = {}
     for deck in decks:
@@ -31,16 +53,18 @@ def check_ids(decks: list[DeckData], diags: Diagnostics) -> None:
                 card_seen[cid] = span
 
 
-def check_references(cards: dict[str, dict[str, Any]], uses: Uses, diags: Diagnostics) -> None:
+def check_references(facts: PackFacts, diags: Diagnostics) -> None:
     """Fields of type ``card`` name cards that exist."""
+    cards, uses = facts.cards, facts.uses
     for ref, span in uses.card_refs:
         if ref not in cards:
             diags.error("E138", f"no card '{ref}' in the pack", span,
                         suggest(ref, cards) or "name a card id defined in a deck file")
 
 
-def check_locks(uses: Uses, diags: Diagnostics) -> None:
+def check_locks(facts: PackFacts, diags: Diagnostics) -> None:
     """Warn about locks no key opens and keys that open nothing: both are likely typos."""
+    uses = facts.uses
     for letter, spans in sorted(uses.locks.items()):
         if letter not in uses.keys:
             first = min(spans)
@@ -55,8 +79,9 @@ def check_locks(uses: Uses, diags: Diagnostics) -> None:
                           f"{letter}", min(spans), "correct the letter, or remove the key")
 
 
-def check_deck_rules(manifest: Manifest, decks: list[DeckData], diags: Diagnostics) -> None:
+def check_deck_rules(facts: PackFacts, diags: Diagnostics) -> None:
     """Each deck matching a composition rule has the number of cards the rule asks for."""
+    manifest, decks = facts.manifest, facts.decks
     for rule in manifest.deck_rules:
         for deck in decks:
             if rule.tag is not None and rule.tag not in deck.row["tags"]:
@@ -77,11 +102,11 @@ def check_deck_rules(manifest: Manifest, decks: list[DeckData], diags: Diagnosti
                             rule.description, notes=[(rule.span, "rule defined here")])
 
 
-def check_backs(decks: list[DeckData], rules: dict[str, Any] | None,
-                diags: Diagnostics) -> None:
+def check_backs(facts: PackFacts, diags: Diagnostics) -> None:
     """Cards that start in one zone must share a back (W170): a face-down card whose back
     names its deck tells an opponent where it came from (ERA's conflict cards, shuffled into
     the other player's deck, would be seen coming)."""
+    decks, rules = facts.decks, facts.rules
     for zone in (rules or {}).get("zones", []):
         tag = zone.get("deck") if isinstance(zone.get("deck"), str) else zone.get("holds")
         if not tag:
@@ -102,8 +127,9 @@ def check_backs(decks: list[DeckData], rules: dict[str, Any] | None,
                           notes=[(first.id_span, "this deck's back")])
 
 
-def check_ai(manifest: Manifest, rules: dict[str, Any] | None, diags: Diagnostics) -> None:
+def check_ai(facts: PackFacts, diags: Diagnostics) -> None:
     """The greedy agent's weights must name a player's counter, a symbol or a player's zone."""
+    manifest, rules = facts.manifest, facts.rules
     ai = manifest.ai
     if not ai or not ai.get("weights"):
         return
@@ -131,8 +157,9 @@ def check_ai(manifest: Manifest, rules: dict[str, Any] | None, diags: Diagnostic
                         entries.key_span(name), hint)
 
 
-def check_balance(manifest: Manifest, rules: dict[str, Any] | None, diags: Diagnostics) -> None:
+def check_balance(facts: PackFacts, diags: Diagnostics) -> None:
     """The played zones of ``balance:`` are zones of the rules, and each band is low to high."""
+    manifest, rules = facts.manifest, facts.rules
     balance = manifest.balance
     if not balance:
         return
@@ -149,3 +176,20 @@ def check_balance(manifest: Manifest, rules: dict[str, Any] | None, diags: Diagn
         if low > high:
             diags.error("E149", f"band '{key}' runs from {low} down to {high}",
                         bands.value_span(key), f"write it low first: [{high}, {low}]")
+
+
+PASSES: tuple[Callable[[PackFacts, Diagnostics], None], ...] = (
+    check_ids,
+    check_references,
+    check_locks,
+    check_deck_rules,
+    check_backs,
+    check_ai,
+    check_balance,
+)
+
+
+def run(facts: PackFacts, diags: Diagnostics) -> None:
+    """Run every pack-wide check in order; each adds its findings to ``diags``."""
+    for check in PASSES:
+        check(facts, diags)

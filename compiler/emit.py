@@ -1,4 +1,8 @@
-"""Write runtime tables as canonical JSON: the same pack gives the same bytes, anywhere.
+"""Build the runtime tables from the checked stages and write them as canonical JSON.
+
+``build_tables`` assembles the tables from the merged manifest, the compiled decks and the
+rules IR, every row keeping the place it came from; ``seal`` adds the content hash and
+encodes them, so the same pack gives the same bytes, anywhere.
 
 Canonical means sorted keys, no insignificant whitespace, UTF-8, a final newline, and no
 floats (the schema admits none).  The content hash covers everything but itself, so a
@@ -11,10 +15,19 @@ import hashlib
 import json
 import os
 import tempfile
+from importlib.metadata import version as _package_version
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # only named in annotations: writing tables must not load the stages
+    from decklore.compiler.diagnostics import Span
+    from decklore.compiler.load.decks import DeckData
+    from decklore.compiler.load.manifest import Manifest
 
 TABLES_FORMAT_VERSION = 1
+COMPILER_VERSION = _package_version("decklore")
+"""The decklore that writes the tables (from the package metadata: defined once, in
+pyproject.toml)."""
 
 
 def canonical_bytes(obj: Any) -> bytes:
@@ -87,3 +100,96 @@ def glob_escape(name: str) -> str:
     import glob
 
     return glob.escape(name)
+
+
+def build_tables(manifest: Manifest, decks: list[DeckData],
+                 rules: dict[str, Any] | None = None,
+                 layers: list[Any] | None = None) -> dict[str, Any]:
+    """The runtime tables: plain data, every row carrying the place it came from."""
+    m = manifest
+
+    prefix = m.file.removesuffix("pack.yaml")
+    places = [(f"{layer.shown}/", layer.id) for layer in layers or []]
+
+    def origin(span: Span) -> dict[str, Any]:
+        for start, pack in places:
+            if span.file.startswith(start):
+                return {"pack": pack, "file": span.file.removeprefix(start),
+                        "line": span.line}
+        return {"pack": m.id, "file": span.file.removeprefix(prefix), "line": span.line}
+
+    return {
+        "format_version": TABLES_FORMAT_VERSION,
+        "compiler": f"decklore {COMPILER_VERSION}",
+        "pack": {
+            "id": m.id,
+            "name": m.name,
+            "version": m.version,
+            "description": " ".join(m.description.split()),
+            "players": {"min": m.players[0], "max": m.players[1],
+                        **({"automated": {str(k): v for k, v in sorted(m.automated.items())}}
+                           if m.automated else {})},
+            **m.meta,
+        },
+        "packs": [{"id": layer.id, "version": layer.manifest.version}
+                  for layer in layers] if layers else [{"id": m.id, "version": m.version}],
+        "symbols": [
+            {
+                "id": m.qualify(s.id), "name": s.name, "kind": s.kind, "meaning": s.meaning,
+                "argument": s.argument, "receiver": s.receiver, "color": s.color,
+                "icon_svg": s.icon, "origin": origin(s.span),
+            }
+            for s in m.symbols.values()
+        ],
+        "card_kinds": [
+            {k: v for k, v in kind.items() if k != "_span"} | {"origin": origin(kind["_span"])}
+            for kind in m.kinds.values()
+        ],
+        "card_fields": [
+            {
+                "name": f.name, "type": f.type, "label": f.label, "description": f.description,
+                "min": f.min, "max": f.max, "values": list(f.values), "default": f.default,
+                "required": f.required, "face": f.face,
+            }
+            for f in m.fields.values()
+        ],
+        "stacking": m.stacking,
+        "deck_rules": [
+            {"id": r.id, "description": r.description, "decks_tagged": r.tag, "kind": r.kind,
+             "exactly": r.exactly, "min": r.min, "max": r.max}
+            for r in m.deck_rules
+        ],
+        "decks": [d.row for d in decks],
+        "cards": [c for d in decks for c in d.cards],
+        "rules": rules,
+        "ai": _plain_ai(m),
+        **({"balance": _plain(m.balance)} if m.balance else {}),
+        "renamed": _renamed(layers or [], m),
+    }
+
+
+def _renamed(layers: list[Any], m: Manifest) -> dict[str, str]:
+    """Every pack's old ids mapped to their new ones, both qualified by the pack's id."""
+    out: dict[str, str] = {}
+    for manifest in [layer.manifest for layer in layers] or [m]:
+        for old, new in ((manifest.raw or {}).get("renamed") or {}).items():
+            out[manifest.qualify(str(old))] = manifest.qualify(str(new))
+    return dict(sorted(out.items()))
+
+
+def _plain(value: Any) -> Any:
+    """Loaded YAML (located dicts and lists) as plain JSON data."""
+    return json.loads(json.dumps(value))
+
+
+def _plain_ai(m: Manifest) -> dict[str, Any] | None:
+    if not m.ai:
+        return None
+    weights = m.ai.get("weights") or {}
+    out: dict[str, Any] = {}
+    for group in ("counters", "zones", "defines"):
+        out[group] = dict(sorted((weights.get(group) or {}).items()))
+    out["symbols"] = dict(sorted((m.qualify(k), v)
+                                 for k, v in (weights.get("symbols") or {}).items()))
+    out["opponents"] = weights.get("opponents", 100)
+    return {"weights": out}

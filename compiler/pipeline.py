@@ -9,9 +9,7 @@ so later stages never see half-built data.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
-from importlib.metadata import version as _package_version
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +22,8 @@ from decklore.compiler.diagnostics import (
     Severity,
     Span,
 )
-from decklore.compiler.emit import TABLES_FORMAT_VERSION, seal
+from decklore.compiler.emit import COMPILER_VERSION as COMPILER_VERSION
+from decklore.compiler.emit import build_tables, seal
 from decklore.compiler.load.decks import DeckCompiler, DeckData
 from decklore.compiler.load.manifest import Manifest, load_manifest
 from decklore.compiler.load.paths import pack_file
@@ -39,7 +38,6 @@ from decklore.compiler.rules.check import RulesChecker
 from decklore.compiler.rules.parser import parse_rules
 
 # The one version is pyproject.toml's, read from the installed package's metadata.
-COMPILER_VERSION = _package_version("decklore")
 
 
 def compile_pack(
@@ -95,14 +93,7 @@ def _check_pack(manifest: Manifest, decks: list[DeckData], uses: Any,
                 rules: dict[str, Any] | None, diags: Diagnostics,
                 warnings_as_errors: bool) -> None:
     """The checks that need every card at once; stops on errors (warnings too, if strict)."""
-    checks.check_ids(decks, diags)
-    cards = {c["id"]: c for d in decks for c in d.cards}
-    checks.check_references(cards, uses, diags)
-    checks.check_locks(uses, diags)
-    checks.check_deck_rules(manifest, decks, diags)
-    checks.check_backs(decks, rules, diags)
-    checks.check_ai(manifest, rules, diags)
-    checks.check_balance(manifest, rules, diags)
+    checks.run(checks.PackFacts(manifest, decks, uses, rules), diags)
     if warnings_as_errors:
         diags.items[:] = [_as_error(d) for d in diags.items]
     diags.raise_if_errors()
@@ -254,98 +245,3 @@ def compile_rules(manifest: Manifest, pack_dir: Path, shown: str,
     ir = RulesChecker(manifest, diags, pack_prefix=f"{shown}/").check(programs)
     ir["files"] = [rel for rel, _ in manifest.rules_files]
     return ir
-
-
-def build_tables(manifest: Manifest, decks: list[DeckData],
-                 rules: dict[str, Any] | None = None,
-                 layers: list[Any] | None = None) -> dict[str, Any]:
-    """The runtime tables: plain data, every row carrying the place it came from."""
-    m = manifest
-
-    prefix = m.file.removesuffix("pack.yaml")
-    places = [(f"{layer.shown}/", layer.id) for layer in layers or []]
-
-    def origin(span: Span) -> dict[str, Any]:
-        for start, pack in places:
-            if span.file.startswith(start):
-                return {"pack": pack, "file": span.file.removeprefix(start),
-                        "line": span.line}
-        return {"pack": m.id, "file": span.file.removeprefix(prefix), "line": span.line}
-
-    return {
-        "format_version": TABLES_FORMAT_VERSION,
-        "compiler": f"decklore {COMPILER_VERSION}",
-        "pack": {
-            "id": m.id,
-            "name": m.name,
-            "version": m.version,
-            "description": " ".join(m.description.split()),
-            "players": {"min": m.players[0], "max": m.players[1],
-                        **({"automated": {str(k): v for k, v in sorted(m.automated.items())}}
-                           if m.automated else {})},
-            **m.meta,
-        },
-        "packs": [{"id": layer.id, "version": layer.manifest.version}
-                  for layer in layers] if layers else [{"id": m.id, "version": m.version}],
-        "symbols": [
-            {
-                "id": m.qualify(s.id), "name": s.name, "kind": s.kind, "meaning": s.meaning,
-                "argument": s.argument, "receiver": s.receiver, "color": s.color,
-                "icon_svg": s.icon, "origin": origin(s.span),
-            }
-            for s in m.symbols.values()
-        ],
-        "card_kinds": [
-            {k: v for k, v in kind.items() if k != "_span"} | {"origin": origin(kind["_span"])}
-            for kind in m.kinds.values()
-        ],
-        "card_fields": [
-            {
-                "name": f.name, "type": f.type, "label": f.label, "description": f.description,
-                "min": f.min, "max": f.max, "values": list(f.values), "default": f.default,
-                "required": f.required, "face": f.face,
-            }
-            for f in m.fields.values()
-        ],
-        "stacking": m.stacking,
-        "deck_rules": [
-            {"id": r.id, "description": r.description, "decks_tagged": r.tag, "kind": r.kind,
-             "exactly": r.exactly, "min": r.min, "max": r.max}
-            for r in m.deck_rules
-        ],
-        "decks": [d.row for d in decks],
-        "cards": [c for d in decks for c in d.cards],
-        "rules": rules,
-        "ai": _plain_ai(m),
-        **({"balance": _plain(m.balance)} if m.balance else {}),
-        "renamed": _renamed(layers or [], m),
-    }
-
-
-def _renamed(layers: list[Any], m: Manifest) -> dict[str, str]:
-    """Every pack's old ids mapped to their new ones, both qualified by the pack's id."""
-    out: dict[str, str] = {}
-    for manifest in [layer.manifest for layer in layers] or [m]:
-        for old, new in ((manifest.raw or {}).get("renamed") or {}).items():
-            out[manifest.qualify(str(old))] = manifest.qualify(str(new))
-    return dict(sorted(out.items()))
-
-
-def _plain(value: Any) -> Any:
-    """Loaded YAML (located dicts and lists) as plain JSON data."""
-    return json.loads(json.dumps(value))
-
-
-def _plain_ai(m: Manifest) -> dict[str, Any] | None:
-    if not m.ai:
-        return None
-    weights = m.ai.get("weights") or {}
-    out: dict[str, Any] = {}
-    for group in ("counters", "zones", "defines"):
-        out[group] = dict(sorted((weights.get(group) or {}).items()))
-    out["symbols"] = dict(sorted((m.qualify(k), v)
-                                 for k, v in (weights.get("symbols") or {}).items()))
-    out["opponents"] = weights.get("opponents", 100)
-    return {"weights": out}
-
-

@@ -66,3 +66,16 @@ def test_the_cache_key_covers_every_stage_of_the_compiler() -> None:
     for module in ("rules/check.py", "load/decks.py", "mods/layering.py", "emit.py"):
         assert f"decklore.compiler/{module}" in names
     assert "decklore.grammar/rules.lark" in names
+
+
+def test_every_pack_wide_check_runs_from_the_ordered_tuple() -> None:
+    """A check written but left out of ``PASSES`` would never run: the tuple names them all,
+    each once, and the pipeline runs nothing else by hand."""
+    import inspect
+
+    from decklore.compiler import checks, pipeline
+
+    written = [f for name, f in vars(checks).items()
+               if name.startswith("check_") and inspect.isfunction(f)]
+    assert sorted(f.__name__ for f in checks.PASSES) == sorted(f.__name__ for f in written)
+    assert "checks.check_" not in inspect.getsource(pipeline)
