@@ -52,19 +52,19 @@ CASES: list[Case] = [
 
 PINNED: dict[str, str] = {
     "era-2p-seed1-ancient+medieval-random":
-        "b70ed10165b8d7b102b4ecb3614c536d94de4128cf0eba39e6ea98d31a2eb6ac",
+        "14941524e8c6f374d00ff9b96408b72be5f7837bf215e4ff07a35f9c62d0f684",
     "era-2p-seed2-industrial+atomic-random":
-        "6757296e2dd538df415abc6e73c4107b6aa97505740e8210d8df6ccf3bdefaa5",
+        "5c0a1812139d0fd13cc0324a6ed7bae70dd9a2f2df7d700c64ac2ee062ca8bcc",
     "era-2p-seed3-medieval+atomic-random":
-        "8f274816704dba7b891f3ff053e3e7e67a38761f9a97dd71a5fa93db8f5e26d5",
+        "17bb1886c8ebf15e3a90844eb87843dbf8a86395653be5bca60d37653498d4c2",
     "era-2p-seed4-atomic+ancient-random":
-        "6c7cfa9d9680e9f30bc3d666bc0fa7f8f3828374b9bee27feef40c8333e48f22",
+        "990f846a1346d1a7ff4bf845ae10aeb5962498f1d30cf146a024e50a16062595",
     "era-2p-seed5-ancient+industrial-greedy":
-        "ac68a16a9f5defdddfd2ce81225f04139759c89d0a27204d59595eb17a50e819",
+        "1fa5cd5cb7fd3a64f2706aec84d9be22dba9f0897451416e07f38903c97d0439",
     "era-3p-seed6-default-random":
-        "45144427e93fd0aad7027c049e14c070dd12097184286d6e67f42a73b98265d9",
+        "12a764db83cb6fe0c54d6d221f1e66616248ace8861232e7eaeefbc66ff5ab4e",
     "era-4p-seed7-default-random":
-        "62d5c2a93fe5541dff3fa48459608eb8ebee42b1c14ac6c2d638bc465e002cff",
+        "f2eb0f219a7ed01d465db2efe7bb14802efb6ff0cf48dd9fcdd7320c348fc802",
     "era-deck-race-2p-seed1-default-random":
         "b917a493f6b1a275d9b14e9453773278520f7d13dbc0634003436d14065e2094",
     "era-deck-race-4p-seed2-default-greedy":
@@ -84,9 +84,9 @@ PINNED: dict[str, str] = {
     "era-of-kingdoms-trade-route-3p-seed2-default-random":
         "97b9a8525bfcd70a89c4ffbcd576cffcd8c8d9aa95024c5450f1d55f58b5fc94",
     "renaissance-2p-seed1-default-random":
-        "a6b93426abd5e7a12a5f902615a71718f218501245664cf0a4a55ad0418dbc35",
+        "47ef0a7485189081c16a3cc3e0131df9eb3e6d768164b1f18307bf746781f415",
     "renaissance-2p-seed2-default-random":
-        "b8836d26134cf05e16875908b0abd9ce6db878ed648d0b8940ccf9210b197cf4",
+        "5a18aa93ff6eb87ad93e5d6cd558aa5403572b850d410270eeedf0117e75a574",
     "uno-2p-seed1-default-random":
         "33756348eedb4e8a55b890ee4763dbbba8b908b529ba007efa0463ed54327a5e",
     "uno-3p-seed2-default-random":
