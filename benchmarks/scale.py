@@ -6,8 +6,8 @@ and Ray's overhead against local multiprocessing at equal cores. Then streams on
 to a results file and prints the process's resident memory as the games go by: flat means
 memory does not grow with the number of games.
 
-    python benchmarks/scale.py                    # ERA, 400 games per backend, 20,000 streamed
-    python benchmarks/scale.py --games 2000 --stream 100000
+    python benchmarks/scale.py --stream 0                   # ERA: the three backends
+    python benchmarks/scale.py --pack benchmarks/packs/uno --games 50 --stream 100000
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import argparse
 import os
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from decklore.cards import bundled_pack
@@ -32,9 +33,9 @@ def rss_mb() -> float:
     return pages * os.sysconf("SC_PAGE_SIZE") / 1e6
 
 
-def timed(label: str, run: object) -> float:
+def timed(label: str, run: Iterable[object]) -> float:
     start = time.perf_counter()
-    count = sum(1 for _ in run)  # type: ignore[attr-defined]
+    count = sum(1 for _ in run)
     rate = count / (time.perf_counter() - start)
     print(f"  {label:<28} {rate:8.1f} games/s")
     return rate
@@ -65,20 +66,36 @@ def main() -> None:
         print("  ray: not installed (pip install 'decklore[ray]')")
     print(f"  local speed-up, 2 workers over 1: {local2 / local1:.2f}x")
 
+    if not args.stream:
+        return
     print(f"\nmemory while streaming {args.stream:,} games to a results file (2 workers)")
     header = RunHeader(pack=tables.pack["id"], content_hash=tables.content_hash, seed=2,
                        players=players, agents=agents, decks=None, budget=100_000,
                        games=args.stream)
     tally = Tally(players)
     marks = {max(1, args.stream * k // 10) for k in range(1, 11)}
-    with tempfile.TemporaryDirectory() as scratch, \
-            ResultsWriter(Path(scratch) / "run.jsonl", header, resume=False) as out:
-        for i, record in enumerate(iter_games(data, args.stream, 2, players, agents, jobs=2),
-                                   start=1):
-            out.write(record)
-            tally.add(record)
-            if i in marks:
-                print(f"  after {i:>9,} games: {rss_mb():7.1f} MB resident")
+    half = args.stream // 2
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "run.jsonl"
+        # The first half, then a stop, then --resume's way of carrying on: the same file.
+        with ResultsWriter(path, header, resume=False) as out:
+            for i, record in enumerate(iter_games(data, half, 2, players, agents, jobs=2),
+                                       start=1):
+                out.write(record)
+                tally.add(record)
+                if i in marks:
+                    print(f"  after {i:>9,} games: {rss_mb():7.1f} MB resident")
+        with ResultsWriter(path, header, resume=True) as out:
+            print(f"  stopped and resumed at game {out.done:,}")
+            for i, record in enumerate(iter_games(data, args.stream, 2, players, agents,
+                                                  jobs=2, start=out.done), start=out.done + 1):
+                out.write(record)
+                tally.add(record)
+                if i in marks:
+                    print(f"  after {i:>9,} games: {rss_mb():7.1f} MB resident")
+        size = path.stat().st_size
+    print(f"  results file: {size / 1e6:.1f} MB for {tally.games:,} games; "
+          f"results hash {tally.summary()['results_hash']}")
 
 
 if __name__ == "__main__":
