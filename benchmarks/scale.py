@@ -57,13 +57,21 @@ def main() -> None:
     local1 = timed("local, 1 worker", iter_games(data, args.games, 1, players, agents))
     local2 = timed("local, 2 workers", iter_games(data, args.games, 1, players, agents, jobs=2))
     try:
-        from decklore.integrations.ray_backend import iter_games as ray_games
+        import ray
 
-        ray2 = timed("ray, 2 CPUs", ray_games(data, args.games, 1, players, agents,
-                                                budget=100_000, cpus=2))
-        print(f"  ray overhead against local at 2 cores: {(local2 / ray2 - 1) * 100:+.1f}%")
+        from decklore.integrations.ray_backend import iter_games as ray_games
     except ImportError:
         print("  ray: not installed (pip install 'decklore[ray]')")
+    else:
+        start = time.perf_counter()
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        print(f"  ray start-up (once per run)   {time.perf_counter() - start:8.1f} s")
+        try:
+            ray2 = timed("ray, 2 CPUs", ray_games(data, args.games, 1, players, agents,
+                                                    budget=100_000))
+        finally:
+            ray.shutdown()
+        print(f"  ray overhead against local at 2 cores: {(local2 / ray2 - 1) * 100:+.1f}%")
     print(f"  local speed-up, 2 workers over 1: {local2 / local1:.2f}x")
 
     if not args.stream:
