@@ -233,8 +233,8 @@ def balance(before: str, after: str, games: int, seed: int, players: int | None,
         header = header_for(tables, games, seed, count, names, None, budget or DEFAULT_BUDGET)
         tally = run(tables, data, header, jobs=jobs)
         figures.append(figures_of(tables, tally))
-    rows = compare(figures[0], figures[1])
     views = [pack_view(t) for t, _ in packs]
+    rows = compare(figures[0], figures[1], deck_names={**views[0]["decks"], **views[1]["decks"]})
     run_view = {"games": games, "seed": seed,
                 "agents": [names[i % len(names)] for i in range(count)]}
     if fmt == "json":

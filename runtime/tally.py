@@ -262,11 +262,11 @@ def band_warnings(f: Mapping[str, Any], bands: Mapping[str, Any]) -> list[dict[s
     return found
 
 
-def compare(before: Mapping[str, Any], after: Mapping[str, Any],
-            min_games: int = 20) -> list[dict[str, Any]]:
+def compare(before: Mapping[str, Any], after: Mapping[str, Any], min_games: int = 20,
+            deck_names: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """Each figure both runs have, before and after, with the change and its interval.
 
-    Seats, decks, agents and the first player's share come first, in that order; then the
+    Seats, decks (by ``deck_names``) and agents (when they differ) come first; then the
     cards both packs played in at least ``min_games`` seat-games, the changes beyond noise
     first. A card only one pack has is left out: there is nothing to compare it with.
     """
@@ -275,10 +275,15 @@ def compare(before: Mapping[str, Any], after: Mapping[str, Any],
     def row(figure: str, a: Mapping[str, Any], b: Mapping[str, Any]) -> None:
         rows.append({"figure": figure, "before": a, "after": b, "change": difference(a, b)})
 
-    for group, label in (("wins_by_seat", "Player {} wins"), ("wins_by_deck", "Deck {} wins"),
+    names = deck_names or {}
+    for group, label in (("wins_by_seat", "Player {} wins"), ("wins_by_deck", "{} wins"),
                          ("wins_by_agent", "Agent {} wins")):
-        for key in sorted(set(before[group]) & set(after[group])):
-            row(label.format(key), before[group][key], after[group][key])
+        shared = sorted(set(before[group]) & set(after[group]))
+        if group == "wins_by_agent" and len(shared) < 2:
+            continue  # one agent in every seat: its rate says nothing the seats don't
+        for key in shared:
+            row(label.format(names.get(key, key) if group == "wins_by_deck" else key),
+                before[group][key], after[group][key])
     cards_a = {c["card"]: c for c in before["cards"]}
     cards_b = {c["card"]: c for c in after["cards"]}
     card_rows = []

@@ -213,8 +213,10 @@ def test_balance_compares_a_pack_and_its_mod(tmp_path: Path) -> None:
     assert body["before"]["id"] == "era" and body["after"]["id"] == "era-renaissance"
     figures = [r["figure"] for r in body["rows"]]
     assert figures[:2] == ["Player 1 wins", "Player 2 wins"]
-    assert "Agent random wins" in figures
-    assert "Renaissance" in (tmp_path / "c.html").read_text()
+    assert "Ancient Era wins" in figures  # decks by name, and only those both packs have
+    assert not any(f.startswith("Agent") for f in figures)  # one agent: nothing to compare
+    page = (tmp_path / "c.html").read_text()
+    assert "Renaissance" in page and "What changed" in page and "<svg" in page
 
 
 def test_the_ray_backend_gives_the_local_results(era_data: bytes) -> None:

@@ -138,7 +138,31 @@ def render_report(figures: Mapping[str, Any], run: Mapping[str, Any],
         more_cards=max(0, len(figures["cards"]) - len(cards)))
 
 
+def change_plot(rows: Sequence[Mapping[str, Any]]) -> Markup:
+    """Each figure's change (after minus before) with its 95% interval; red beyond noise."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.2, 0.28 * len(rows) + 0.9))
+    positions = list(range(len(rows)))[::-1]
+    deltas = [r["change"]["delta"] * 100 for r in rows]
+    low = [(r["change"]["delta"] - r["change"]["ci95"][0]) * 100 for r in rows]
+    high = [(r["change"]["ci95"][1] - r["change"]["delta"]) * 100 for r in rows]
+    for significant, colour in ((False, "#999999"), (True, "#bb5555")):
+        chosen = [i for i, r in enumerate(rows) if r["change"]["significant"] == significant]
+        if chosen:
+            ax.errorbar([deltas[i] for i in chosen], [positions[i] for i in chosen],
+                        xerr=[[low[i] for i in chosen], [high[i] for i in chosen]], fmt="o",
+                        color=colour, ecolor=colour, capsize=2, markersize=3)
+    ax.axvline(0, color="#333", linewidth=0.8)
+    ax.set_yticks(positions, [r["figure"] for r in rows], fontsize=7)
+    ax.set_xlabel("change in win rate, points (red: beyond noise)")
+    ax.set_title("What changed", loc="left", fontsize=10)
+    return _svg(fig)
+
+
 def render_comparison(rows: Sequence[Mapping[str, Any]], a: Mapping[str, Any],
                       b: Mapping[str, Any], run: Mapping[str, Any]) -> str:
-    """The HTML page of ``decklore balance``: each figure before and after, and its change."""
-    return environment().get_template("balance.html.j2").render(rows=rows, a=a, b=b, run=run)
+    """The HTML page of ``decklore balance``: each figure before and after, and its change,
+    plotted with its interval (the figures beyond noise first among the cards)."""
+    plot = change_plot(rows[:MAX_CARD_PLOT]) if rows else None
+    return environment().get_template("balance.html.j2").render(rows=rows, a=a, b=b, run=run,
+                                                                plot=plot)
