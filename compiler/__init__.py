@@ -14,6 +14,7 @@ and a command imports only the stages it runs.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -76,11 +77,22 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    try:
-        module, attribute = _EXPORTS[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(import_module(f"{__name__}.{module}"), attribute)
-    globals()[name] = value
-    return value
+def lazy_getattr(package: str, exports: Mapping[str, tuple[str, str]],
+                 namespace: dict[str, Any]) -> Callable[[str], Any]:
+    """The ``__getattr__`` (PEP 562) of a facade ``package`` whose public names are
+    ``name: (module, attribute)``: load the module on first use, keep the value. Every
+    stage's ``__init__`` takes its ``__getattr__`` from here."""
+
+    def __getattr__(name: str) -> Any:
+        try:
+            module, attribute = exports[name]
+        except KeyError:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
+        value = getattr(import_module(f"{package}.{module}"), attribute)
+        namespace[name] = value
+        return value
+
+    return __getattr__
+
+
+__getattr__ = lazy_getattr(__name__, _EXPORTS, globals())
