@@ -207,20 +207,12 @@ def balance(before: str, after: str, games: int, seed: int, players: int | None,
             jobs: int, budget: int | None, report_path: Path | None, fmt: str) -> None:
     """Play BEFORE and AFTER (two packs, or a pack and its mod) on the same seeds and agents,
     and report which figures changed beyond noise."""
-    from decklore.play import _tables
-    from decklore.runtime.agents import check_agent
+    from decklore.play import _tables, agent_names
     from decklore.runtime.engine import DEFAULT_BUDGET
     from decklore.runtime.tally import compare
 
     check_report_path(report_path)
-    names = [a.strip() for a in agents.split(",") if a.strip()]
-    if not names:
-        raise click.BadParameter("name at least one agent, e.g. greedy,random",
-                                 param_hint="--agents")
-    for name in names:
-        problem = check_agent(name)
-        if problem is not None:
-            raise click.BadParameter(problem, param_hint="--agents")
+    names = agent_names(agents)
     packs = [_tables(before), _tables(after)]
     lows = [t.pack["players"]["min"] for t, _ in packs]
     highs = [t.pack["players"]["max"] for t, _ in packs]

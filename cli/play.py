@@ -177,6 +177,22 @@ def _tables(pack: str) -> tuple[Tables, bytes]:
     return tables, result.data
 
 
+def agent_names(value: str) -> list[str]:
+    """The ``--agents`` list, each checked (``mcts:iters=400`` settings too): a usage error
+    names the first one that is wrong."""
+    from decklore.runtime.agents import check_agent
+
+    names = [a.strip() for a in value.split(",") if a.strip()]
+    if not names:
+        raise click.BadParameter("name at least one agent, e.g. greedy,random",
+                                 param_hint="--agents")
+    for name in names:
+        problem = check_agent(name)
+        if problem is not None:
+            raise click.BadParameter(problem, param_hint="--agents")
+    return names
+
+
 def _decks(tables: Tables, value: str | None, players: int) -> list[str] | None:
     """The decks named on the command line, by full id or by the part after the pack."""
     if not value:
@@ -578,22 +594,27 @@ def face_text(tables: dict[str, Any], card_id: str) -> str:
     from decklore.compiler.printing import list_rows
 
     row = next(r for r in list_rows(tables) if r["id"] == card_id)
+    # The face's slots under the pack's own labels (a Level or a Cost, a Defense), as the
+    # card list heads its columns.
+    label = {f["face"]: str(f.get("label") or f["name"]).lower()
+             for f in tables["card_fields"] if f.get("face")}
     head = [str(row["name"]), *(x for x in (row["kind_name"], row["deck_name"]) if x)]
     lines = [" · ".join(head)]
     facts = []
     if row["cost"] is not None:
-        facts.append(f"cost {row['cost']}")
+        facts.append(f"{label.get('cost', 'cost')} {row['cost']}")
     if row["symbols_text"]:
         facts.append(f"symbols: {row['symbols_text']}")
     if row["defense"]:
         bonus = f" +{row['defense']['bonus']}" if row["defense"]["bonus"] else ""
-        facts.append(f"defense: {row['defense']['name']} {row['defense']['value']}{bonus}")
+        facts.append(f"{label.get('defense', 'defense')}: {row['defense']['name']} "
+                     f"{row['defense']['value']}{bonus}")
     if row["stars"]:
-        facts.append(f"stars {row['stars']}")
+        facts.append(f"{label.get('stars', 'stars')} {row['stars']}")
     facts += [f"{item['label']}: {item['value']}" for item in row["footer"]]
     if facts:
         lines.append("  " + " · ".join(facts))
-    text = str(row["text"].striptags()).strip()
+    text = str(row["text_plain"]).strip()
     if text:
         lines.append(f"  {text}")
     return "\n".join(lines)
@@ -647,7 +668,6 @@ def simulate(pack: str, games: int, seed: int, players: int | None, agents: str,
              report_path: Path | None, backend: str, address: str | None) -> None:
     """Play many seeded games of PACK with agents and summarise who wins and how."""
     from decklore import balance
-    from decklore.runtime.agents import check_agent
     from decklore.runtime.engine import DEFAULT_BUDGET
 
     if resume and results is None:
@@ -661,14 +681,7 @@ def simulate(pack: str, games: int, seed: int, players: int | None, agents: str,
     if not low <= count <= high:
         raise click.BadParameter(f"{tables.pack['name']} takes {low} to {high} players",
                                  param_hint="--players")
-    names = [a.strip() for a in agents.split(",") if a.strip()]
-    if not names:
-        raise click.BadParameter("name at least one agent, e.g. greedy,random",
-                                 param_hint="--agents")
-    for name in names:
-        problem = check_agent(name)
-        if problem is not None:
-            raise click.BadParameter(problem, param_hint="--agents")
+    names = agent_names(agents)
     chosen = _decks(tables, decks, count)
     from decklore.progress import progress
 

@@ -343,6 +343,7 @@ def list_rows(tables: dict[str, Any]) -> list[dict[str, Any]]:
         view = card_view(card, tables, icons)
         rows.append({**view, "deck_name": decks[card["deck"]]["name"],
                      "symbols_text": _symbols_text(card["symbols"], icons),
+                     "text_plain": _plain_text(card["text"], icons),
                      "lock_letters": sorted({e["lock"] for e in card["symbols"] if e["lock"]} |
                                      ({view["title_lock"]} if view["title_lock"] else set())),
                      "key_letters": sorted({e["argument"] for e in card["symbols"] if e["key"]})})
