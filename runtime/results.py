@@ -198,13 +198,8 @@ class ResultsWriter:
             raise ResultsError(f"{self.path}: it holds another run (pack, seed, players, "
                                "agents, decks or budget differ); give a new file, or drop "
                                "--resume to start over")
-        done = sum(1 for _ in games)
-        keep = 0
-        for number, line, whole in _lines(self.path):
-            if number > done + 1 or not whole:
-                break
-            keep += len(line)
-        return done, keep
+        done = sum(1 for _ in games)  # every whole line checked; a cut-off last one skipped
+        return done, _whole_lines_length(self.path)
 
     def write(self, record: GameRecord) -> None:
         self._handle.write(_line(record.to_json()))
@@ -220,6 +215,16 @@ class ResultsWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _whole_lines_length(path: Path) -> int:
+    """The file's length up to its last newline: what is left once a line a killed run cut
+    short is dropped (only the file's tail is read)."""
+    with path.open("rb") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        handle.seek(max(0, size - MAX_LINE_BYTES - 1))
+        tail = handle.read()
+    return size - len(tail) + tail.rfind(b"\n") + 1
 
 
 def _line(row: dict[str, Any]) -> bytes:

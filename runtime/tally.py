@@ -133,27 +133,35 @@ class Tally:
             entry.games_played += len(by)
             entry.wins_played += len(by & winners)
 
-    def summary(self) -> dict[str, Any]:
-        """The summary ``decklore simulate`` prints: wins by seat, deck and agent, turns,
-        how games ended, budget hits and rules errors, and one hash over every game."""
+    def _wins(self) -> dict[str, Any]:
+        """Win rates by seat, deck and agent, and the average length: the summary's and the
+        report's shared figures."""
         n = self.games
-        turns = sorted(self.lengths)
         ended = sum(self.lengths.values())
         return {
-            "games": n,
-            "players": self.players,
             "wins_by_seat": {str(s + 1): rate(self.seat_wins[s], n)
                              for s in range(self.players)},
             "wins_by_deck": {d: rate(self.deck_wins[d], self.deck_games[d])
                              for d in sorted(self.deck_games)},
             "wins_by_agent": {a: rate(self.agent_wins[a], self.agent_games[a])
                               for a in sorted(self.agent_games)},
+            "average_turns": round(sum(k * v for k, v in self.lengths.items()) / ended, 2)
+            if ended else 0.0,
+        }
+
+    def summary(self) -> dict[str, Any]:
+        """The summary ``decklore simulate`` prints: wins by seat, deck and agent, turns,
+        how games ended, budget hits and rules errors, and one hash over every game."""
+        n = self.games
+        turns = sorted(self.lengths)
+        return {
+            "games": n,
+            "players": self.players,
+            **self._wins(),
             "no_winner": sum(self.no_winner_reasons.values()),
             "no_winner_by_cause": dict(sorted(self.no_winner_reasons.items(),
                                               key=lambda kv: (-kv[1], kv[0]))),
             "shared_wins": self.shared,
-            "average_turns": round(sum(k * v for k, v in self.lengths.items()) / ended, 2)
-            if ended else 0.0,
             "turns_range": [turns[0], turns[-1]] if turns else [0, 0],
             "average_decisions": round(self.decisions / n, 1) if n else 0.0,
             "reasons": dict(sorted(self.raw_reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
@@ -172,11 +180,7 @@ class Tally:
         out: dict[str, Any] = {
             "games": n,
             "players": seats,
-            "wins_by_seat": {str(s + 1): rate(self.seat_wins[s], n) for s in range(seats)},
-            "wins_by_deck": {d: rate(self.deck_wins[d], self.deck_games[d])
-                             for d in sorted(self.deck_games)},
-            "wins_by_agent": {a: rate(self.agent_wins[a], self.agent_games[a])
-                              for a in sorted(self.agent_games)},
+            **self._wins(),
             "seat_one": {**rate(self.seat_wins[0], n),
                              "fair": round(1 / seats, 4) if seats else 0.0},
             "lengths": {str(k): v for k, v in sorted(self.lengths.items())},
@@ -188,21 +192,17 @@ class Tally:
             "average_decisions": round(self.decisions / n, 1) if n else 0.0,
             "total_wins": total_wins,
         }
-        ended = sum(self.lengths.values())
-        out["average_turns"] = round(sum(k * v for k, v in self.lengths.items()) / ended, 2) \
-            if ended else 0.0
-        out["cards"] = self._cards(names)
+        out["cards"] = self._cards(names, total_wins)
         out["warnings"] = band_warnings(out, bands or {})
         return out
 
-    def _cards(self, names: Mapping[str, str]) -> list[dict[str, Any]]:
+    def _cards(self, names: Mapping[str, str], total_wins: int) -> list[dict[str, Any]]:
         rows = []
         for card in sorted(self.cards):
             entry = self.cards[card]
             played = rate(entry.wins_played, entry.games_played)
             others_games = self.seat_games - entry.games_played
-            total = sum(self.seat_wins.values())
-            others = rate(total - entry.wins_played, others_games)
+            others = rate(total_wins - entry.wins_played, others_games)
             rows.append({
                 "card": card,
                 "name": names.get(card, card),

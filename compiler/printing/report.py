@@ -88,26 +88,34 @@ def length_plot(lengths: Mapping[str, int]) -> Markup:
     return _svg(fig)
 
 
+def difference_plot(labels: Sequence[str], changes: Sequence[Mapping[str, Any]], title: str,
+                    xlabel: str) -> Markup:
+    """Differences of two rates (``tally.difference``) as points with their 95% intervals,
+    one row a label; red where the interval leaves out zero."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.2, 0.28 * len(labels) + 0.9))
+    positions = list(range(len(labels)))[::-1]
+    deltas = [c["delta"] * 100 for c in changes]
+    low = [(c["delta"] - c["ci95"][0]) * 100 for c in changes]
+    high = [(c["ci95"][1] - c["delta"]) * 100 for c in changes]
+    for significant, colour in ((False, "#999999"), (True, "#bb5555")):
+        chosen = [i for i, c in enumerate(changes) if c["significant"] == significant]
+        if chosen:
+            ax.errorbar([deltas[i] for i in chosen], [positions[i] for i in chosen],
+                        xerr=[[low[i] for i in chosen], [high[i] for i in chosen]], fmt="o",
+                        color=colour, ecolor=colour, capsize=2, markersize=3)
+    ax.axvline(0, color="#333", linewidth=0.8)
+    ax.set_yticks(positions, list(labels), fontsize=7)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, loc="left", fontsize=10)
+    return _svg(fig)
+
+
 def effect_plot(cards: Sequence[Mapping[str, Any]]) -> Markup:
     """Each card's win-rate difference (played minus not played) with its 95% interval."""
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(6.2, 0.28 * len(cards) + 0.9))
-    positions = list(range(len(cards)))[::-1]
-    deltas = [c["gap"]["delta"] * 100 for c in cards]
-    low = [(c["gap"]["delta"] - c["gap"]["ci95"][0]) * 100 for c in cards]
-    high = [(c["gap"]["ci95"][1] - c["gap"]["delta"]) * 100 for c in cards]
-    for significant, colour in ((False, "#999999"), (True, "#bb5555")):
-        chosen = [i for i, c in enumerate(cards) if c["gap"]["significant"] == significant]
-        if not chosen:
-            continue
-        ax.errorbar([deltas[i] for i in chosen], [positions[i] for i in chosen],
-                    xerr=[[low[i] for i in chosen], [high[i] for i in chosen]], fmt="o",
-                    color=colour, ecolor=colour, capsize=2, markersize=3)
-    ax.axvline(0, color="#333", linewidth=0.8)
-    ax.set_yticks(positions, [c["name"] for c in cards], fontsize=7)
-    ax.set_xlabel("win rate when played minus otherwise, points (red: beyond noise)")
-    ax.set_title("Cards and winning", loc="left", fontsize=10)
-    return _svg(fig)
+    return difference_plot([c["name"] for c in cards], [c["gap"] for c in cards],
+                           "Cards and winning",
+                           "win rate when played minus otherwise, points (red: beyond noise)")
 
 
 def _card_rows(figures: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -140,23 +148,8 @@ def render_report(figures: Mapping[str, Any], run: Mapping[str, Any],
 
 def change_plot(rows: Sequence[Mapping[str, Any]]) -> Markup:
     """Each figure's change (after minus before) with its 95% interval; red beyond noise."""
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(6.2, 0.28 * len(rows) + 0.9))
-    positions = list(range(len(rows)))[::-1]
-    deltas = [r["change"]["delta"] * 100 for r in rows]
-    low = [(r["change"]["delta"] - r["change"]["ci95"][0]) * 100 for r in rows]
-    high = [(r["change"]["ci95"][1] - r["change"]["delta"]) * 100 for r in rows]
-    for significant, colour in ((False, "#999999"), (True, "#bb5555")):
-        chosen = [i for i, r in enumerate(rows) if r["change"]["significant"] == significant]
-        if chosen:
-            ax.errorbar([deltas[i] for i in chosen], [positions[i] for i in chosen],
-                        xerr=[[low[i] for i in chosen], [high[i] for i in chosen]], fmt="o",
-                        color=colour, ecolor=colour, capsize=2, markersize=3)
-    ax.axvline(0, color="#333", linewidth=0.8)
-    ax.set_yticks(positions, [r["figure"] for r in rows], fontsize=7)
-    ax.set_xlabel("change in win rate, points (red: beyond noise)")
-    ax.set_title("What changed", loc="left", fontsize=10)
-    return _svg(fig)
+    return difference_plot([r["figure"] for r in rows], [r["change"] for r in rows],
+                           "What changed", "change in win rate, points (red: beyond noise)")
 
 
 def render_comparison(rows: Sequence[Mapping[str, Any]], a: Mapping[str, Any],
