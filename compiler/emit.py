@@ -11,9 +11,11 @@ runtime can tell a table that was edited by hand from one the compiler wrote.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
+import stat
 import tempfile
 from importlib.metadata import version as _package_version
 from pathlib import Path
@@ -64,7 +66,22 @@ def _umask() -> int:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so a reader sees the old file or the new one, never half."""
+    """Write ``data`` to ``path`` so a reader sees the old file or the new one, never half.
+
+    A character device such as ``/dev/null`` is written to, never replaced: renaming a
+    temporary file over it would turn the machine's device into a plain file (as root).
+    Any other file that is not a regular one is refused."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):  # new, or its folder can't be: below
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        if stat.S_ISCHR(mode):
+            with open(path, "wb") as device:
+                device.write(data)
+            return
+        raise IsADirectoryError(errno.EISDIR, "not a regular file", str(path)) \
+            if stat.S_ISDIR(mode) else OSError(errno.EINVAL, "not a regular file", str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     _remove_stale_temporaries(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp",

@@ -343,3 +343,14 @@ def test_a_sheet_too_large_for_a_pdf_is_refused_before_the_layout_engine() -> No
 
     with pytest.raises(PdfError, match="more than the 16,777,216 a PDF is made from"):
         html_to_pdf("<p>" + "x" * MAX_HTML_CHARS + "</p>")
+
+
+def test_writing_to_a_device_leaves_the_device_in_place() -> None:
+    """``-o /dev/null`` writes to the device: an atomic rename over it would replace the
+    machine's /dev/null with a plain file."""
+    import stat as stat_module
+
+    from decklore.compiler import write_atomic
+
+    write_atomic(Path(os.devnull), b"discarded\n")
+    assert stat_module.S_ISCHR(os.stat(os.devnull).st_mode)
