@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from decklore.runtime.agents import RandomAgent
-from decklore.runtime.engine import Game
+from decklore.runtime.game import Game
 from decklore.runtime.tables import Tables
 
 PACK = Path(__file__).resolve().parent / "packs" / "uno"

@@ -42,7 +42,7 @@ from typing import Any
 from decklore.cards import bundled_pack
 from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.agents import GreedyAgent, RandomAgent, Weights
-from decklore.runtime.engine import Game, StepBudgetExceeded
+from decklore.runtime.game import Game, StepBudgetExceeded
 from decklore.runtime.simulate import deal_decks
 from decklore.runtime.tables import Tables
 

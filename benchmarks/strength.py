@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from decklore.cards import bundled_pack
 from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.agents import make_agent
-from decklore.runtime.engine import Game
+from decklore.runtime.game import Game
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.simulate import deal_decks, game_seed, wilson
 from decklore.runtime.tables import Tables

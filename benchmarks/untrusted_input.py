@@ -28,7 +28,7 @@ from decklore.compiler import PackError, compile_pack
 from decklore.compiler.printing.sanitize import check_html
 from decklore.compiler.printing.sheets import PrintOptions, render
 from decklore.runtime.agents import make_agent
-from decklore.runtime.engine import Game
+from decklore.runtime.game import Game
 from decklore.runtime.state import GameState
 from decklore.runtime.tables import loads_tables
 

@@ -208,7 +208,7 @@ def balance(before: str, after: str, games: int, seed: int, players: int | None,
     """Play BEFORE and AFTER (two packs, or a pack and its mod) on the same seeds and agents,
     and report which figures changed beyond noise."""
     from decklore.play import _tables, agent_names
-    from decklore.runtime.engine import DEFAULT_BUDGET
+    from decklore.runtime.game import DEFAULT_BUDGET
     from decklore.runtime.tally import compare
 
     check_report_path(report_path)

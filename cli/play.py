@@ -71,7 +71,7 @@ def fold_log(lines: list[str]) -> list[str]:
     return folded
 
 if TYPE_CHECKING:
-    from decklore.runtime.engine import Game
+    from decklore.runtime.game import Game
     from decklore.runtime.tables import Tables
 
 
@@ -238,7 +238,7 @@ def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
     from rich.console import Console
 
     from decklore.runtime.agents import make_agent
-    from decklore.runtime.engine import Game, StepBudgetExceeded
+    from decklore.runtime.game import Game, StepBudgetExceeded
     from decklore.runtime.expressions import RulesError
     from decklore.runtime.state import StateError
 
@@ -668,7 +668,7 @@ def simulate(pack: str, games: int, seed: int, players: int | None, agents: str,
              report_path: Path | None, backend: str, address: str | None) -> None:
     """Play many seeded games of PACK with agents and summarise who wins and how."""
     from decklore import balance
-    from decklore.runtime.engine import DEFAULT_BUDGET
+    from decklore.runtime.game import DEFAULT_BUDGET
 
     if resume and results is None:
         raise click.BadParameter("--resume carries on a --results file; name it",
@@ -784,7 +784,7 @@ def replay(log: Path, pack: str | None, as_json: bool) -> None:
             click.echo(json.dumps({"reproduced": False, "error": message}, indent=2))
         sys.exit(EXIT_INVALID)
 
-    from decklore.runtime.engine import Game, StepBudgetExceeded
+    from decklore.runtime.game import Game, StepBudgetExceeded
     from decklore.runtime.expressions import RulesError
     from decklore.runtime.save_format import (
         SaveFormatError,
@@ -821,7 +821,7 @@ def replay(log: Path, pack: str | None, as_json: bool) -> None:
     _, pack_id, content_hash, players, seed, decks, budget, played_rules = start
     tables, _ = _tables(pack or pack_id)
     if tables.content_hash != content_hash:
-        from decklore.runtime.engine import rules_hash
+        from decklore.runtime.game import rules_hash
 
         if played_rules != rules_hash(tables):
             fail(f"{log}:1: the game was played with other rules (tables "

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from decklore.runtime.engine import Game
+    from decklore.runtime.game import Game
 
 _COMPARISONS = {"ge", "gt", "le", "lt", "eq", "ne"}
 _MAX_DEPTH = 8  # definitions opened inside definitions, before answering with the outer one

@@ -33,7 +33,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from decklore.runtime.describe import card_phrase, player_name, visible
-from decklore.runtime.engine import DEFAULT_BUDGET, Game
+from decklore.runtime.game import DEFAULT_BUDGET, Game
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.simulate import deal_decks
 from decklore.runtime.state import automated_seats

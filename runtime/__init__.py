@@ -1,7 +1,7 @@
 """The decklore runtime: reads compiled tables and plays them, knowing no game.
 
 ``tables`` loads and verifies tables; ``program`` readies their rules IR (``expressions``
-and ``builtins`` compile it to closures); ``engine`` plays it with the game's ``state``,
+and ``builtins`` compile it to closures); ``game`` plays it with the game's ``state``,
 ``symbols`` and ``rng``; ``describe`` says what a player may see; ``determinize`` builds
 what a seat could believe; ``agents`` (``mcts`` the search agent) and ``simulate`` play many
 games; ``rl`` is the PettingZoo environment.  ``docs/engine.md`` describes the whole.
@@ -12,7 +12,7 @@ Imports only the standard library: never the compiler, YAML, Lark, jsonschema or
 
 from __future__ import annotations
 
-from decklore.runtime.engine import Action, Game, StepBudgetExceeded
+from decklore.runtime.game import Action, Game, StepBudgetExceeded
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.symbols import SymbolView, Unit
 from decklore.runtime.tables import (

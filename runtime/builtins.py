@@ -16,7 +16,7 @@ from decklore.runtime.expressions import RulesError
 from decklore.runtime.symbols import printed as printed_on
 
 if TYPE_CHECKING:
-    from decklore.runtime.engine import Game
+    from decklore.runtime.game import Game
 
 
 def _players(g: Game) -> list[int]:

@@ -18,7 +18,7 @@ from decklore.runtime.state import PLACES
 from decklore.runtime.symbols import counts
 
 if TYPE_CHECKING:
-    from decklore.runtime.engine import Game
+    from decklore.runtime.game import Game
     from decklore.runtime.program import Program
 
 

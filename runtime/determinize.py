@@ -36,7 +36,7 @@ from decklore.runtime.rng import Rng
 from decklore.runtime.state import new_state
 
 if TYPE_CHECKING:
-    from decklore.runtime.engine import Game
+    from decklore.runtime.game import Game
 
 Place = tuple[str, int | None]
 

@@ -4,7 +4,7 @@ Walking the IR's dictionaries on every read would dominate a playout: a pack's r
 read a definition of a dozen nested definitions (can this player do anything at all?) at
 every decision.  Each expression
 node therefore becomes one closure ``f(game, env)`` that calls its children's closures
-directly.  ``game`` is the running :class:`~decklore.runtime.engine.Game` (the state and the
+directly.  ``game`` is the running :class:`~decklore.runtime.game.Game` (the state and the
 caches), ``env`` the locals bound by ``let``, ``choose``, ``for each``, parameters and
 aggregates.
 
@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from decklore.runtime.engine import Game
+    from decklore.runtime.game import Game
 
 Env = dict[str, Any]
 Expr = Callable[["Game", Env], Any]

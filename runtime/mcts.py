@@ -29,7 +29,7 @@ from typing import Any
 
 from decklore.runtime.agents import Weights, evaluate
 from decklore.runtime.determinize import Determinizer, Knowledge
-from decklore.runtime.engine import Game
+from decklore.runtime.game import Game
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.rng import Rng
 

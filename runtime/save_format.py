@@ -351,7 +351,7 @@ def check_replays(data: dict[str, Any], tables: Any, text: str | bytes) -> None:
     again from its start event with the logged decisions, and the state must equal the
     saved one byte for byte.
     """
-    from decklore.runtime.engine import Game, StepBudgetExceeded
+    from decklore.runtime.game import Game, StepBudgetExceeded
     from decklore.runtime.expressions import RulesError
     from decklore.runtime.state import StateError
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from decklore.runtime.agents import Agent
-from decklore.runtime.engine import Game, StepBudgetExceeded
+from decklore.runtime.game import Game, StepBudgetExceeded
 
 
 def check_invariants(game: Game) -> None:

@@ -16,7 +16,7 @@ import pytest
 from decklore.compiler.pipeline import compile_pack
 from decklore.runtime.agents import Agent, GreedyAgent, Weights, make_agent
 from decklore.runtime.describe import visible
-from decklore.runtime.engine import Game
+from decklore.runtime.game import Game
 from decklore.runtime.tables import Tables, loads_tables
 
 MINI = Path(__file__).parent / "packs" / "mini"

@@ -99,34 +99,34 @@ def test_imports_go_the_allowed_directions(path: Path) -> None:
 
 
 @pytest.mark.parametrize(("module", "source", "error"), [
-    ("decklore.runtime.engine", "import yaml\n",
-     "decklore.runtime.engine:1: the runtime imports yaml"),
-    ("decklore.runtime.engine", "from decklore.compiler import compile_pack\n",
-     "decklore.runtime.engine:1: the runtime imports decklore.compiler.compile_pack"),
-    ("decklore.runtime.engine", "from ..schema import load_schema\n",
-     "decklore.runtime.engine:1: the runtime imports decklore.schema.load_schema"),
-    ("decklore.runtime.engine", "from decklore import cli\n",
-     "decklore.runtime.engine:1: the runtime imports decklore.cli"),
+    ("decklore.runtime.game", "import yaml\n",
+     "decklore.runtime.game:1: the runtime imports yaml"),
+    ("decklore.runtime.game", "from decklore.compiler import compile_pack\n",
+     "decklore.runtime.game:1: the runtime imports decklore.compiler.compile_pack"),
+    ("decklore.runtime.game", "from ..schema import load_schema\n",
+     "decklore.runtime.game:1: the runtime imports decklore.schema.load_schema"),
+    ("decklore.runtime.game", "from decklore import cli\n",
+     "decklore.runtime.game:1: the runtime imports decklore.cli"),
     ("decklore.compiler.pipeline", "from decklore.cli import main\n",
      "decklore.compiler.pipeline:1: the compiler imports the CLI (decklore.cli.main)"),
     ("decklore.compiler.pipeline", "import decklore\n",
      "decklore.compiler.pipeline:1: the compiler imports the CLI (decklore)"),
-    ("decklore.compiler.pipeline", "from decklore.runtime.engine import Game\n",
+    ("decklore.compiler.pipeline", "from decklore.runtime.game import Game\n",
      "decklore.compiler.pipeline:1: only the scenario runner may import the runtime "
-     "(decklore.runtime.engine.Game)"),
-    ("decklore.compiler.rules.lower", "from ...runtime import engine\n",
+     "(decklore.runtime.game.Game)"),
+    ("decklore.compiler.rules.lower", "from ...runtime import game\n",
      "decklore.compiler.rules.lower:1: only the scenario runner may import the runtime "
-     "(decklore.runtime.engine)"),
+     "(decklore.runtime.game)"),
 ])
 def test_a_wrong_import_direction_fails(module: str, source: str, error: str) -> None:
     assert error in import_errors(module, source)
 
 
 def test_the_scenario_runner_may_import_the_runtime_wherever_it_sits() -> None:
-    source = "from decklore.runtime.engine import Game\nfrom ..runtime import state\n"
+    source = "from decklore.runtime.game import Game\nfrom ..runtime import state\n"
     assert import_errors("decklore.compiler.tools.scenarios", source) == []
     assert import_errors("decklore.compiler.tools.scenarios", source) == []
-    assert import_errors("decklore.runtime.engine", "import json\nfrom . import state\n") == []
+    assert import_errors("decklore.runtime.game", "import json\nfrom . import state\n") == []
 
 
 def test_importing_runtime_loads_no_compiler_side_module() -> None:

@@ -24,7 +24,7 @@ from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.agents import RandomAgent
 from decklore.runtime.describe import visible
 from decklore.runtime.determinize import Knowledge, determinize
-from decklore.runtime.engine import Game
+from decklore.runtime.game import Game
 from decklore.runtime.rng import Rng
 from decklore.runtime.simulate import deal_decks
 from decklore.runtime.state import automated_seats

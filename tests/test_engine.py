@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from decklore.compiler.pipeline import compile_pack
-from decklore.runtime.engine import Game, StepBudgetExceeded
+from decklore.runtime.game import Game, StepBudgetExceeded
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.tables import loads_tables
 

@@ -24,7 +24,7 @@ from random_play import check_invariants, play_out
 from decklore.cards import bundled_pack
 from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.agents import RandomAgent
-from decklore.runtime.engine import Game, StepBudgetExceeded
+from decklore.runtime.game import Game, StepBudgetExceeded
 from decklore.runtime.simulate import deal_decks, simulate
 from decklore.runtime.tables import Tables
 

@@ -20,7 +20,7 @@ from decklore.compiler.printing.sheets import PrintOptions, render
 from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.agents import GreedyAgent, RandomAgent, Weights
 from decklore.runtime.describe import event_text
-from decklore.runtime.engine import Game
+from decklore.runtime.game import Game
 from decklore.runtime.tables import Tables
 
 TABLE_CARDS = 110

@@ -17,7 +17,7 @@ from random_play import check_invariants, play_out
 from decklore.cards import bundled_pack
 from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.agents import RandomAgent
-from decklore.runtime.engine import Game
+from decklore.runtime.game import Game
 from decklore.runtime.tables import Tables
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from decklore.cards import bundled_pack
 from decklore.compiler.tools.scenarios import compiled_tables
-from decklore.runtime.engine import Game
+from decklore.runtime.game import Game
 from decklore.runtime.state import StateError
 from decklore.runtime.tables import Tables
 

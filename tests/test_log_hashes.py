@@ -19,7 +19,7 @@ from random_play import play_out
 from decklore.cards import bundled_pack
 from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.agents import Agent, GreedyAgent, RandomAgent, Weights
-from decklore.runtime.engine import Game
+from decklore.runtime.game import Game
 from decklore.runtime.tables import Tables
 
 UNO = Path(__file__).resolve().parent.parent / "benchmarks" / "packs" / "uno"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from decklore.compiler.tools.scenarios import compiled_tables
-from decklore.runtime.engine import Game
+from decklore.runtime.game import Game
 from decklore.runtime.reads import ANY, Reads
 
 UNO = Path(__file__).resolve().parent.parent / "benchmarks" / "packs" / "uno"

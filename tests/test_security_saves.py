@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from decklore import cli
 from decklore.compiler import compile_pack
 from decklore.runtime.agents import make_agent
-from decklore.runtime.engine import Game
+from decklore.runtime.game import Game
 from decklore.runtime.save_format import MAX_DEPTH, SaveFormatError, parse_json
 from decklore.runtime.state import GameState, StateError
 from decklore.runtime.tables import Tables, loads_tables

@@ -10,7 +10,7 @@ from random_play import check_invariants, play_out
 
 from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.agents import RandomAgent
-from decklore.runtime.engine import Game
+from decklore.runtime.game import Game
 
 UNO = Path(__file__).resolve().parent.parent / "benchmarks" / "packs" / "uno"
 

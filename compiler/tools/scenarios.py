@@ -9,7 +9,7 @@ examples (``cards/era/scenarios/``).
 Everything wrong with a scenario file is reported with its ``file:line:col`` before it
 runs; a check that fails is reported at the line of the check, with the expected and the
 actual value.  The game itself comes from :mod:`decklore.runtime`, which knows nothing of
-YAML: this module turns the file into calls on a :class:`~decklore.runtime.engine.Game`.
+YAML: this module turns the file into calls on a :class:`~decklore.runtime.game.Game`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 from decklore.compiler.diagnostics import Diagnostics, PackError, Span, suggest
 from decklore.compiler.load.schema_check import checker_for
 from decklore.compiler.load.yaml_loader import LocatedDict, child_span, load_file
-from decklore.runtime.engine import Game
+from decklore.runtime.game import Game
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.state import OUT, UNDER, StateError, decks_named
 from decklore.runtime.tables import Tables, loads_tables
