@@ -31,8 +31,8 @@ from decklore.cards import bundled_pack
 from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.agents import RandomAgent
 from decklore.runtime.builtins import BUILTINS
-from decklore.runtime.game import Game
 from decklore.runtime.expressions import RulesError, _number, as_list
+from decklore.runtime.game import Game
 from decklore.runtime.simulate import deal_decks
 
 IR = Mapping[str, Any]

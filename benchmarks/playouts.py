@@ -41,8 +41,8 @@ from typing import Any
 
 from decklore.cards import bundled_pack
 from decklore.compiler.tools.scenarios import compiled_tables
+from decklore.runtime import Game, StepBudgetExceeded  # where every version has them
 from decklore.runtime.agents import GreedyAgent, RandomAgent, Weights
-from decklore.runtime.game import Game, StepBudgetExceeded
 from decklore.runtime.simulate import deal_decks
 from decklore.runtime.tables import Tables
 

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from decklore.cards import bundled_pack
 from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.agents import make_agent
-from decklore.runtime.game import Game
 from decklore.runtime.expressions import RulesError
+from decklore.runtime.game import Game
 from decklore.runtime.simulate import deal_decks, game_seed, wilson
 from decklore.runtime.tables import Tables
 

@@ -238,8 +238,8 @@ def play(pack: str, seats: str, seed: int, decks: str | None, save: Path | None,
     from rich.console import Console
 
     from decklore.runtime.agents import make_agent
-    from decklore.runtime.game import Game, StepBudgetExceeded
     from decklore.runtime.expressions import RulesError
+    from decklore.runtime.game import Game, StepBudgetExceeded
     from decklore.runtime.state import StateError
 
     tables, _ = _tables(pack)
@@ -784,15 +784,14 @@ def replay(log: Path, pack: str | None, as_json: bool) -> None:
             click.echo(json.dumps({"reproduced": False, "error": message}, indent=2))
         sys.exit(EXIT_INVALID)
 
-    from decklore.runtime.game import Game, StepBudgetExceeded
-    from decklore.runtime.expressions import RulesError
+    from decklore.runtime.game import Game
+    from decklore.runtime.replay import ReplayError, replay_log
     from decklore.runtime.save_format import (
         SaveFormatError,
         check_log_line,
         check_start_event,
         parse_json,
     )
-    from decklore.runtime.state import StateError
 
     data = _read_untrusted(log, "log")
     try:
@@ -817,51 +816,21 @@ def replay(log: Path, pack: str | None, as_json: bool) -> None:
         check_start_event(events[0], "")
     except SaveFormatError as exc:
         fail(f"{log}:1: the start event is damaged: {exc}")
-    start = [*events[0], *[None] * 8][:8]  # logs from before the rules hash have 7 fields
-    _, pack_id, content_hash, players, seed, decks, budget, played_rules = start
-    tables, _ = _tables(pack or pack_id)
-    if tables.content_hash != content_hash:
-        from decklore.runtime.game import rules_hash
-
-        if played_rules != rules_hash(tables):
-            fail(f"{log}:1: the game was played with other rules (tables "
-                       f"{content_hash[:12]}…, this pack is {tables.content_hash[:12]}…)")
-        renamed = tables.raw.get("renamed") or {}
-        decks = [renamed.get(d, d) for d in decks]
+    tables, _ = _tables(pack or str(events[0][1]))
+    try:
+        done = replay_log(tables, events, Game.new)
+    except ReplayError as exc:
+        fail(f"{log}:{exc.line}: {exc}" if exc.line else f"{log}: {exc}")
+    if done.newer_tables:
         click.echo("the pack changed since this game (its rules did not); replaying with "
                    "this version", err=True)
-    choices = [(n, e[2]) for n, e in enumerate(events, start=1) if e[0] == "decide"]
-    game = None
-    where = f"{log}:1: "
-    try:
-        game = Game.new(tables, players, seed, decks, budget=budget or 100_000)
-        for number, choice in choices:
-            if game.terminal:
-                break
-            where = f"{log}:{number}: "
-            game.apply(choice)
-    except StepBudgetExceeded:
-        pass  # the original ran out of steps too, or the comparison below says where not
-    except (RulesError, StateError) as exc:
-        fail(f"{where}the replay stopped: {exc}")
-    if game is None:
-        fail("the replay could not start")
-    again = game.state.log
-    for number, (want, got) in enumerate(zip(events, again, strict=False), start=1):
-        if number == 1 and want[:2] == got[:2]:
-            continue  # the start event names the tables, which may be a newer version
-        if want != got:
-            fail(f"{log}:{number}: differs: the log has {json.dumps(want)}, the "
-                       f"replay gives {json.dumps(got)}")
-    if len(events) != len(again):
-        fail(f"{log}: the log has {len(events)} events, the replay {len(again)}")
+    log_hash = done.game.log_hash()
     if as_json:
-        click.echo(json.dumps({"reproduced": True, "events": len(events),
-                               "decisions": len(choices), "log_hash": game.log_hash()},
-                              indent=2))
+        click.echo(json.dumps({"reproduced": True, "events": done.events,
+                               "decisions": done.decisions, "log_hash": log_hash}, indent=2))
         return
-    click.echo(f"reproduced: {len(events)} events, {len(choices)} decisions, "
-               f"log hash {game.log_hash()[:16]}")
+    click.echo(f"reproduced: {done.events} events, {done.decisions} decisions, "
+               f"log hash {log_hash[:16]}")
 
 
 def register(group: click.Group) -> None:

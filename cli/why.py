@@ -62,8 +62,8 @@ def _as_list(value: Any) -> list[Any]:
 def _choice(game: Game, pending: dict[str, Any]) -> tuple[dict[str, Any] | None,
                                                           dict[str, Any]]:
     """The IR of the pending choose statement, and the names bound where it runs."""
-    frame = game.state.frames[-1] if game.state.frames else {}
-    env = dict(frame.get("env") or {})
+    frame = game.top_frame()
+    env = dict(getattr(frame, "env", None) or {})
     at = pending.get("at")
 
     def find(node: Any) -> dict[str, Any] | None:

@@ -33,8 +33,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from decklore.runtime.describe import card_phrase, player_name, visible
-from decklore.runtime.game import DEFAULT_BUDGET, Game
 from decklore.runtime.expressions import RulesError
+from decklore.runtime.game import DEFAULT_BUDGET, Game
 from decklore.runtime.simulate import deal_decks
 from decklore.runtime.state import automated_seats
 from decklore.runtime.tables import Tables

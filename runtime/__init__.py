@@ -12,8 +12,8 @@ Imports only the standard library: never the compiler, YAML, Lark, jsonschema or
 
 from __future__ import annotations
 
-from decklore.runtime.game import Action, Game, StepBudgetExceeded
 from decklore.runtime.expressions import RulesError
+from decklore.runtime.game import Action, Game, StepBudgetExceeded
 from decklore.runtime.symbols import SymbolView, Unit
 from decklore.runtime.tables import (
     SUPPORTED_FORMAT_VERSIONS,

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from decklore.runtime.determinize import Knowledge, determinize
-from decklore.runtime.game import Game
 from decklore.runtime.expressions import RulesError
+from decklore.runtime.game import Game
 from decklore.runtime.rng import Rng
 
 

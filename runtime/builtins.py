@@ -16,14 +16,14 @@ from decklore.runtime.expressions import RulesError
 from decklore.runtime.symbols import printed as printed_on
 
 if TYPE_CHECKING:
-    from decklore.runtime.game import Game
+    from decklore.runtime.world import World
 
 
-def _players(g: Game) -> list[int]:
+def _players(g: World) -> list[int]:
     return g.live_players()
 
 
-def opponent(g: Game, p: int) -> int:
+def opponent(g: World, p: int) -> int:
     live = g.live_players()
     others = [q for q in live if q != p]
     if len(others) != 1:
@@ -31,86 +31,86 @@ def opponent(g: Game, p: int) -> int:
     return others[0]
 
 
-def opponents(g: Game, p: int) -> list[int]:
+def opponents(g: World, p: int) -> list[int]:
     return [q for q in players_from(g, p) if q != p]
 
 
-def players_from(g: Game, p: int) -> list[int]:
+def players_from(g: World, p: int) -> list[int]:
     n = g.state.players
     live = set(g.live_players())
     return [q for q in ((p + i) % n for i in range(n)) if q in live]
 
 
-def owner(g: Game, c: int | None) -> int | None:
+def owner(g: World, c: int | None) -> int | None:
     return None if c is None else g.state.cards[c]["owner"]
 
 
-def seat(g: Game, p: int | None) -> int | None:
+def seat(g: World, p: int | None) -> int | None:
     return None if p is None else p + 1
 
 
-def player_at(g: Game, n: int | None) -> int:
+def player_at(g: World, n: int | None) -> int:
     if n is None:
         raise RulesError("player_at needs a seat number, not none")
     return (n - 1) % g.state.players
 
 
-def automated(g: Game, p: int | None) -> bool:
+def automated(g: World, p: int | None) -> bool:
     return p is not None and p in g.state.info.get("automated", ())
 
 
-def controller(g: Game, c: int | None) -> int | None:
+def controller(g: World, c: int | None) -> int | None:
     return None if c is None else g.controller(c)
 
 
-def size(g: Game, cards: Any) -> int:
+def size(g: World, cards: Any) -> int:
     return 0 if cards is None else len(cards)
 
 
-def top(g: Game, cards: list[int], n: int) -> list[int]:
+def top(g: World, cards: list[int], n: int) -> list[int]:
     return list(cards[:max(n, 0)])
 
 
-def bottom(g: Game, cards: list[int], n: int) -> list[int]:
+def bottom(g: World, cards: list[int], n: int) -> list[int]:
     return list(cards[len(cards) - n:]) if n > 0 else []
 
 
-def top_card(g: Game, cards: list[int]) -> int | None:
+def top_card(g: World, cards: list[int]) -> int | None:
     return cards[0] if cards else None
 
 
-def units(g: Game, cards: list[int]) -> list[int]:
+def units(g: World, cards: list[int]) -> list[int]:
     rows = g.state.cards
     return [c for c in cards if rows[c].get("base") is None]
 
 
-def stack_of(g: Game, c: int | None) -> list[int]:
+def stack_of(g: World, c: int | None) -> list[int]:
     if c is None:
         return []
     base = g.base(c)
     return [base, *g.state.cards[base].get("above", ())]
 
 
-def top_of(g: Game, c: int | None) -> int | None:
+def top_of(g: World, c: int | None) -> int | None:
     return stack_of(g, c)[-1] if c is not None else None
 
 
-def stack_size(g: Game, c: int | None) -> int:
+def stack_size(g: World, c: int | None) -> int:
     return len(stack_of(g, c))
 
 
-def tucked(g: Game, c: int | None) -> list[int]:
+def tucked(g: World, c: int | None) -> list[int]:
     return [] if c is None else list(g.state.cards[c].get("under", ()))
 
 
-def zone_of(g: Game, c: int | None) -> list[int]:
+def zone_of(g: World, c: int | None) -> list[int]:
     if c is None:
         return []
     zone, player = g.location(c)
     return g.zone_cards(zone, player)
 
 
-def space_of(g: Game, c: int | None) -> int | None:
+def space_of(g: World, c: int | None) -> int | None:
     if c is None:
         return None
     zone, _ = g.location(c)
@@ -118,27 +118,27 @@ def space_of(g: Game, c: int | None) -> int | None:
     return None if spec is None else spec.get("space")
 
 
-def cards_of(g: Game, p: int) -> list[int]:
+def cards_of(g: World, p: int) -> list[int]:
     return [i for i, card in enumerate(g.state.cards) if card["owner"] == p]
 
 
-def same_name(g: Game, a: int | None, b: int | None) -> bool:
+def same_name(g: World, a: int | None, b: int | None) -> bool:
     return a is not None and b is not None and g.rows[a]["name"] == g.rows[b]["name"]
 
 
-def has_tag(g: Game, c: int | None, tag: str) -> bool:
+def has_tag(g: World, c: int | None, tag: str) -> bool:
     return c is not None and tag in g.rows[c]["all_tags"]
 
 
-def is_face_up(g: Game, c: int | None) -> bool:
+def is_face_up(g: World, c: int | None) -> bool:
     return c is not None and bool(g.state.cards[c]["face_up"])
 
 
-def symbols(g: Game, s: str, p: int) -> int:
+def symbols(g: World, s: str, p: int) -> int:
     return g.symbol_view().total(s, p)
 
 
-def symbols_on(g: Game, s: str, c: int | None) -> int:
+def symbols_on(g: World, s: str, c: int | None) -> int:
     if c is None:
         return 0
     unit = g.unit(c)
@@ -152,22 +152,22 @@ def symbols_on(g: Game, s: str, c: int | None) -> int:
     return g.symbol_view().on_unit(s, unit, player)
 
 
-def printed(g: Game, s: str, c: int | None) -> int:
+def printed(g: World, s: str, c: int | None) -> int:
     return 0 if c is None else printed_on(s, g.rows[c])
 
 
-def matched(g: Game, s: str, p: int, first: list[int], second: list[int]) -> int:
+def matched(g: World, s: str, p: int, first: list[int], second: list[int]) -> int:
     view = g.symbol_view()
     a = [u for u in (g.unit(c) for c in first) if u is not None]
     b = [u for u in (g.unit(c) for c in second) if u is not None]
     return view.matched(s, p, a, b)
 
 
-def blocks_on(g: Game, s: str, p: int) -> int:
+def blocks_on(g: World, s: str, p: int) -> int:
     return g.symbol_view().blocks_on(s, p)
 
 
-def blocks_from(g: Game, s: str, p: int, cards: list[int]) -> int:
+def blocks_from(g: World, s: str, p: int, cards: list[int]) -> int:
     """Only cards in zones that count symbols block anything (a card in a hand does not)."""
     zones = g.program.zones
     units = []
@@ -179,7 +179,7 @@ def blocks_from(g: Game, s: str, p: int, cards: list[int]) -> int:
     return g.symbol_view().blocks_from(s, p, units)
 
 
-def locked_symbols(g: Game, s: str, c: int | None, p: int) -> int:
+def locked_symbols(g: World, s: str, c: int | None, p: int) -> int:
     if c is None:
         return 0
     view = g.symbol_view()
@@ -187,11 +187,11 @@ def locked_symbols(g: Game, s: str, c: int | None, p: int) -> int:
                if item["symbol"] == s and item["lock"] and not view.has_key(p, item["lock"]))
 
 
-def has_key(g: Game, p: int, letter: str | None) -> bool:
+def has_key(g: World, p: int, letter: str | None) -> bool:
     return g.symbol_view().has_key(p, letter)
 
 
-def unlocked(g: Game, c: int | None, p: int) -> bool:
+def unlocked(g: World, c: int | None, p: int) -> bool:
     if c is None:
         return False
     view = g.symbol_view()
@@ -199,23 +199,23 @@ def unlocked(g: Game, c: int | None, p: int) -> bool:
     return all(view.has_key(p, row.get(name)) for name in g.program.lock_fields)
 
 
-def turn_number(g: Game) -> int:
+def turn_number(g: World) -> int:
     return int(g.state.info["turn"])
 
 
-def first_turn(g: Game) -> bool:
+def first_turn(g: World) -> bool:
     return int(g.state.info["turn"]) == 1
 
 
-def round_number(g: Game) -> int:
+def round_number(g: World) -> int:
     return int(g.state.info["round"])
 
 
-def lesser(g: Game, a: int, b: int) -> int:
+def lesser(g: World, a: int, b: int) -> int:
     return min(a, b)
 
 
-def greater(g: Game, a: int, b: int) -> int:
+def greater(g: World, a: int, b: int) -> int:
     return max(a, b)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
+from decklore.runtime.frames import Block
 from decklore.runtime.state import PLACES
 from decklore.runtime.symbols import counts
 
@@ -115,14 +116,13 @@ def _lower_first(text: str) -> str:
 
 
 def _stmt_at(game: Game, pending: dict[str, Any]) -> Any:
-    frame = game.state.frames[-1] if game.state.frames else None
+    frame = game.top_frame()
     if frame is None:
         return None
-    if "s" in frame:
-        return game.program.stmts[frame["s"]]
-    if frame.get("t") == "b":
-        return game.program.stmts[game.program.blocks[frame["b"]][frame["pc"]]]
-    return None
+    if isinstance(frame, Block):
+        return game.program.stmts[game.program.blocks[frame.block][frame.pc]]
+    stmt = getattr(frame, "stmt", None)
+    return None if stmt is None else game.program.stmts[stmt]
 
 
 def _counter_name(game: Game, pending: dict[str, Any], value: Any) -> str:

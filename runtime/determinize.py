@@ -187,7 +187,7 @@ class Determinizer:
                     values[card] = value
         state.rng = Rng((rng.next_u32() << 32) | rng.next_u32(), stream=rng.next_u32())
         twin.rows = [program.card_rows[c["card"]] for c in cards]
-        twin._view = None
+        twin.forget_symbols()
         twin.memo = {}
         return twin
 

@@ -4,7 +4,7 @@ Walking the IR's dictionaries on every read would dominate a playout: a pack's r
 read a definition of a dozen nested definitions (can this player do anything at all?) at
 every decision.  Each expression
 node therefore becomes one closure ``f(game, env)`` that calls its children's closures
-directly.  ``game`` is the running :class:`~decklore.runtime.game.Game` (the state and the
+directly.  ``game`` is the running :class:`~decklore.runtime.world.World` (the state and the
 caches), ``env`` the locals bound by ``let``, ``choose``, ``for each``, parameters and
 aggregates.
 
@@ -20,10 +20,10 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from decklore.runtime.game import Game
+    from decklore.runtime.world import World
 
 Env = dict[str, Any]
-Expr = Callable[["Game", Env], Any]
+Expr = Callable[["World", Env], Any]
 IR = Mapping[str, Any]
 
 
@@ -103,7 +103,7 @@ class Compiler:
         if op == "local":
             name = node["name"]
 
-            def local(g: Game, env: Env) -> Any:
+            def local(g: World, env: Env) -> Any:
                 try:
                     return env[name]
                 except KeyError:
@@ -130,7 +130,7 @@ class Compiler:
                 return lambda g, env: g.state.zones[zone][0]
             player = self.expr(node["player"])
             if zone in self.per_player:
-                def own(g: Game, env: Env) -> Any:
+                def own(g: World, env: Env) -> Any:
                     seat = player(g, env)
                     if type(seat) is int:
                         return g.state.zones[zone][seat]
@@ -143,7 +143,7 @@ class Compiler:
             name = node["name"]
             of = self.expr(node["of"])
 
-            def field(g: Game, env: Env) -> Any:
+            def field(g: World, env: Env) -> Any:
                 card = of(g, env)
                 if card is None:
                     return None
@@ -157,7 +157,7 @@ class Compiler:
             name = node["name"]
             of = self.expr(node["of"])
 
-            def member(g: Game, env: Env) -> Any:
+            def member(g: World, env: Env) -> Any:
                 value = of(g, env)
                 return None if value is None else value.get(name)
             return member
@@ -200,7 +200,7 @@ class Compiler:
         number = self.expr(node["space"]) if node.get("space") is not None else None
         spaces = len(names)
 
-        def cards(g: Game, env: Env) -> list[int]:
+        def cards(g: World, env: Env) -> list[int]:
             seat = player(g, env) if player is not None else None
             if number is None:
                 return [c for name in names for c in g.zone_cards(name, seat)]
@@ -215,7 +215,7 @@ class Compiler:
         # Whole numbers are the usual case: checked inline, and only other values go
         # through _number (which also turns true and false into 1 and 0).
         if op == "add":
-            def add(g: Game, env: Env) -> int:
+            def add(g: World, env: Env) -> int:
                 x = a(g, env)
                 if type(x) is not int:
                     x = _number(x, "the left side")
@@ -225,7 +225,7 @@ class Compiler:
                 return x + y
             return add
         if op == "sub":
-            def sub(g: Game, env: Env) -> int:
+            def sub(g: World, env: Env) -> int:
                 x = a(g, env)
                 if type(x) is not int:
                     x = _number(x, "the left side")
@@ -238,7 +238,7 @@ class Compiler:
             return lambda g, env: _number(a(g, env), "the left side") * _number(
                 b(g, env), "the right side")
 
-        def divide(g: Game, env: Env) -> int:
+        def divide(g: World, env: Env) -> int:
             x, y = _number(a(g, env), "the left side"), _number(b(g, env), "the right side")
             if y == 0:
                 raise RulesError("division by zero")
@@ -284,14 +284,14 @@ class Compiler:
     def _flag(self, node: IR) -> Expr:
         return self._mark(node, lambda g, name, owner: g.flag_value(name, owner), False)
 
-    def _mark(self, node: IR, read: Callable[[Game, str, Any], Any], missing: Any) -> Expr:
+    def _mark(self, node: IR, read: Callable[[World, str, Any], Any], missing: Any) -> Expr:
         """A counter's or flag's value; of no card or player (none) it is ``missing``."""
         name = node["name"]
         of = self.owner(node.get("of"))
         if of is None:
             return lambda g, env: read(g, name, None)
 
-        def value(g: Game, env: Env) -> Any:
+        def value(g: World, env: Env) -> Any:
             owner = of(g, env)
             return missing if owner is None else read(g, name, owner)
         return value
@@ -302,7 +302,7 @@ class Compiler:
         where = self.expr(node["where"]) if node.get("where") else None
         value = self.expr(node["value"]) if node.get("value") else None
 
-        def items(g: Game, env: Env) -> list[Any]:
+        def items(g: World, env: Env) -> list[Any]:
             found = source(g, env)
             if found is None:
                 return []
@@ -330,7 +330,7 @@ class Compiler:
             pick = where if value is not None else None
             want_all = bool(fn == "all")
 
-            def quantify(g: Game, env: Env) -> bool:
+            def quantify(g: World, env: Env) -> bool:
                 inner = dict(env)
                 for item in source(g, env) or ():
                     inner[var] = item
@@ -344,7 +344,7 @@ class Compiler:
                 return want_all
             return quantify
 
-        def reduce(g: Game, env: Env) -> Any:
+        def reduce(g: World, env: Env) -> Any:
             inner = dict(env)
             numbers = []
             for item in items(g, env):

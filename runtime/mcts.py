@@ -29,8 +29,8 @@ from typing import Any
 
 from decklore.runtime.agents import Weights, evaluate
 from decklore.runtime.determinize import Determinizer, Knowledge
-from decklore.runtime.game import Game
 from decklore.runtime.expressions import RulesError
+from decklore.runtime.game import Game
 from decklore.runtime.rng import Rng
 
 Key = tuple[Any, ...]

@@ -1,10 +1,10 @@
 """Saved games and logs are untrusted: check them completely before any of it is used.
 
-A save is a whole game state as JSON (``GameState.to_json``, format ``version`` 1, described
-for tools by ``schema/save.schema.json``).  Someone may hand over a save or a log that was
-edited, truncated or made up, so loading goes through three gates, each refusing with a
-``SaveFormatError`` that says what is wrong and where (a JSON path such as
-``cards[12].zone``):
+A save is a whole game state as JSON (``GameState.to_json``, format ``version`` 2, described
+for tools by ``schema/save.schema.json``; ``migrate_save`` reads version 1).  Someone may
+hand over a save or a log that was edited, truncated or made up, so loading goes through three
+gates, each refusing with a ``SaveFormatError`` that says what is wrong and where (a JSON
+path such as ``cards[12].zone``):
 
 1. **reading**: UTF-8, JSON without ``NaN``/``Infinity``, nested at most ``MAX_DEPTH``
    deep, numbers of sane size (``parse_json``);
@@ -30,8 +30,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-SAVE_VERSION = 1
-"""The save format this runtime reads and writes (``GameState.to_json``'s ``version``)."""
+SAVE_VERSION = 2
+"""The save format this runtime writes (``GameState.to_json``'s ``version``).
+
+Version 2 names every field of an execution frame (``{"kind": "flow", "stage": 1, ...}``);
+version 1 wrote one-letter keys (``{"t": "fl", "st": 1, ...}``) and is upgraded on load."""
+OLDEST_VERSION = 1
+"""The oldest save format ``migrate_save`` reads."""
 MAX_DEPTH = 64
 """How deeply a save's or log line's JSON may nest (a real save nests under 15 deep)."""
 MAX_INT = 2 ** 64
@@ -144,6 +149,95 @@ def _plain_json(value: Any, where: str, depth: int = 0) -> None:
 _INFO_INTS = ("turn", "round", "steps", "budget", "decisions", "turn_began")
 
 
+# Version 1's frame kinds and keys, by what version 2 calls them.
+_V1_KINDS = {"root": "root", "b": "block", "fl": "flow", "each": "each", "rep": "repeat",
+             "while": "while", "rp": "until_pass", "pick": "pick", "pay": "pay",
+             "destroy": "destroy"}
+_V1_KEYS = {"root": {"i": "next"}, "block": {"b": "block"},
+            "flow": {"f": "flow", "st": "stage", "i": "child", "p": "player",
+                     "oi": "order_index", "bd": "body_done", "abort": "aborted"},
+            "each": {"s": "stmt", "i": "index"}}
+_V1_STMT = {"s": "stmt"}
+
+
+def migrate_save(data: Any) -> Any:
+    """A decoded save in the current format: a version-1 save's frames get version 2's
+    names; anything else is returned as it is (``check_state_shape`` judges it)."""
+    if not isinstance(data, dict) or data.get("version") != 1 or not isinstance(
+            data.get("frames"), list):
+        return data
+    frames = []
+    for index, frame in enumerate(data["frames"]):
+        _need(isinstance(frame, dict) and frame.get("t") in _V1_KINDS, f"frames[{index}]",
+              "is not an execution frame of save format 1")
+        kind = _V1_KINDS[frame["t"]]
+        keys = _V1_KEYS.get(kind, _V1_STMT)
+        new = {"kind": kind}
+        for key, value in frame.items():
+            if key != "t":
+                new[keys.get(key, key)] = value
+        frames.append(new)
+    return {**data, "version": SAVE_VERSION, "frames": frames}
+
+
+# What each field of a frame holds, by frame kind (``runtime/frames.py``): required fields
+# first, then the optional ones.
+_INT, _SEAT, _BOOL, _ENV, _LIST = "int", "seat", "bool", "env", "list"
+_FRAME_FIELDS: dict[str, tuple[dict[str, str], dict[str, str]]] = {
+    "root": ({}, {"next": _INT}),
+    "flow": ({"flow": _INT}, {"stage": "stage", "child": _INT, "player": _SEAT,
+                              "order": "seats", "order_index": _INT, "held": _BOOL,
+                              "free": _BOOL, "body_done": _BOOL, "aborted": _BOOL}),
+    "block": ({"block": _INT, "pc": _INT, "env": _ENV}, {"about": _LIST, "by": _SEAT}),
+    "each": ({"stmt": _INT, "items": _LIST, "index": _INT, "env": _ENV}, {}),
+    "repeat": ({"stmt": _INT, "left": _INT, "env": _ENV}, {}),
+    "while": ({"stmt": _INT, "env": _ENV}, {}),
+    "until_pass": ({"stmt": _INT, "env": _ENV}, {}),
+    "pick": ({"stmt": _INT, "picked": _LIST, "env": _ENV}, {}),
+    "pay": ({"stmt": _INT, "due": "number", "env": _ENV}, {}),
+    "destroy": ({"cards": "cards", "to": "place"}, {}),
+}
+
+
+def _check_frame(frame: Any, where: str, players: int) -> None:
+    _need(isinstance(frame, dict) and frame.get("kind") in _FRAME_FIELDS, where,
+          "must be an execution frame (an object whose 'kind' is one of "
+          + ", ".join(_FRAME_FIELDS) + ")")
+    required, optional = _FRAME_FIELDS[frame["kind"]]
+    for key in frame:
+        _need(key == "kind" or key in required or key in optional, f"{where}.{key}",
+              f"is not a field of a {frame['kind']} frame")
+    for key, kind in [*required.items(), *optional.items()]:
+        if key not in frame:
+            _need(key not in required, where, f"a {frame['kind']} frame needs '{key}'")
+            continue
+        value, at = frame[key], f"{where}.{key}"
+        if kind == _INT:
+            _need(_int(value) and value >= 0, at, "must be a whole number, 0 or more")
+        elif kind == "number":
+            _need(_int(value), at, "must be a whole number")
+        elif kind == "stage":
+            _need(_int(value) and 0 <= value <= 3, at, "must be a stage from 0 to 3")
+        elif kind == _SEAT:
+            _seat(value, players, at, optional=True)
+        elif kind == "seats":
+            _need(value is None or (isinstance(value, list) and all(
+                _int(v) and 0 <= v < players for v in value)), at, "must be a list of seats")
+        elif kind == _BOOL:
+            _need(type(value) is bool, at, "must be true or false")
+        elif kind == _ENV:
+            _need(isinstance(value, dict), at, "must be an object of names")
+        elif kind == _LIST:
+            _need(value is None or isinstance(value, list), at, "must be a list")
+        elif kind == "cards":
+            _need(isinstance(value, list) and all(_int(v) and v >= 0 for v in value), at,
+                  "must be a list of card instances")
+        else:  # a place: [zone, seat or null]
+            _need(isinstance(value, list) and len(value) == 2 and isinstance(value[0], str),
+                  at, "must be a zone and a seat (or null)")
+            _seat(value[1], players, f"{at}[1]", optional=True)
+
+
 def check_state_shape(data: Any) -> None:
     """Refuse a decoded save whose fields do not have the types and ranges the engine uses.
 
@@ -153,7 +247,7 @@ def check_state_shape(data: Any) -> None:
     _need("version" in data, "", "not a saved game: it has no state version")
     _need(data["version"] == SAVE_VERSION, "version",
           f"saved game has state version {_shown(data['version'])}, this decklore reads "
-          f"{SAVE_VERSION}")
+          f"{OLDEST_VERSION} to {SAVE_VERSION}")
     for key in ("players", "seed", "rng", "decks", "shared_zones", "cards", "zones",
                 "counters", "flags", "log", "frames", "pending", "info"):
         _need(key in data, "", f"not a saved game: it has no '{key}'")
@@ -212,9 +306,9 @@ def check_state_shape(data: Any) -> None:
     if log:
         check_start_event(log[0], "log[0]")
     frames = data["frames"]
-    _need(isinstance(frames, list) and all(isinstance(f, dict) and isinstance(f.get("t"), str)
-                                           for f in frames), "frames",
-          "must be a list of execution frames")
+    _need(isinstance(frames, list), "frames", "must be a list of execution frames")
+    for index, frame in enumerate(frames):
+        _check_frame(frame, f"frames[{index}]", players)
     pending = data["pending"]
     if pending is not None:
         _need(isinstance(pending, dict), "pending", "must be an object or null")
@@ -336,6 +430,51 @@ def check_state(data: dict[str, Any], program: Any, known_cards: set[str],
           "a finished game waits for no decision")
 
 
+_PENDING_FRAMES = {"again": "until_pass", "cards": "pick", "pay": "pay", "may": "block",
+                   "card": "block", "number": "block", "one": "block"}
+"""The frame a pending decision of each kind is asked from (and answered into)."""
+
+
+def check_frames(frames: list[Any], program: Any, cards: int, pending: Any) -> None:
+    """Refuse frames that point past the rules' blocks, statements or flow blocks, or a
+    pending decision that the top frame did not ask.
+
+    A save made with these very tables is replayed too, which proves the rest; for one
+    made with another version of the pack, this is what keeps the engine from running
+    off its rules.
+    """
+    for index, frame in enumerate(frames):
+        where = f"frames[{index}]"
+        kind = frame.KIND
+        if kind == "block":
+            _need(frame.block < len(program.blocks), f"{where}.block",
+                  f"the rules have no block {frame.block}")
+            _need(frame.pc <= len(program.blocks[frame.block]), f"{where}.pc",
+                  f"block {frame.block} has {len(program.blocks[frame.block])} statements")
+        elif kind == "flow":
+            _need(frame.flow < len(program.flows), f"{where}.flow",
+                  f"the rules have no flow block {frame.flow}")
+        elif kind == "destroy":
+            _need(all(c < cards for c in frame.cards), f"{where}.cards",
+                  f"the game has {cards} card instances")
+            _need(frame.to[0] in program.zones or frame.to[0] in ("-out", "-under"),
+                  f"{where}.to", f"no zone '{frame.to[0]}'")
+        elif kind != "root":
+            _need(frame.stmt < len(program.stmts), f"{where}.stmt",
+                  f"the rules have no statement {frame.stmt}")
+    if pending is not None:
+        want = _PENDING_FRAMES.get(pending.get("kind"))
+        _need(want is not None, "pending.kind", f"no decision kind {_shown(pending.get('kind'))}")
+        top = frames[-1].KIND if frames else None
+        _need(top == want, "pending",
+              f"a '{pending['kind']}' decision is asked from a {want} frame, not "
+              f"{'no frame' if top is None else 'a ' + top + ' frame'}")
+        if want == "block":
+            frame = frames[-1]
+            _need(frame.pc < len(program.blocks[frame.block]), "frames",
+                  "the decision's frame has no statement left to ask it")
+
+
 def _difference(have: set[str], want: set[str]) -> str:
     extra = sorted(have - want)[:3]
     missing = sorted(want - have)[:3]
@@ -344,15 +483,15 @@ def _difference(have: set[str], want: set[str]) -> str:
     return "; ".join(parts)
 
 
-def check_replays(data: dict[str, Any], tables: Any, text: str | bytes) -> None:
+def check_replays(data: dict[str, Any], tables: Any, text: str) -> None:
     """Refuse a save that its own start and decisions do not reproduce exactly.
 
     Only for a save made with these very tables (same content hash): the game is played
     again from its start event with the logged decisions, and the state must equal the
-    saved one byte for byte.
+    saved one (``text``, as this format writes it) byte for byte.
     """
-    from decklore.runtime.game import Game, StepBudgetExceeded
     from decklore.runtime.expressions import RulesError
+    from decklore.runtime.game import Game, StepBudgetExceeded
     from decklore.runtime.state import StateError
 
     _, _, _, players, seed, decks, budget, *_ = data["log"][0]
@@ -368,13 +507,12 @@ def check_replays(data: dict[str, Any], tables: Any, text: str | bytes) -> None:
     except (RulesError, StateError, TypeError, IndexError, KeyError) as exc:
         raise SaveFormatError(f"the saved game cannot be replayed from its start ({exc}); "
                               "it was changed after it was saved") from None
-    if game.to_json() != json.dumps(json.loads(text), sort_keys=True, separators=(",", ":"),
-                                    ensure_ascii=True):
+    if game.to_json() != text:
         raise SaveFormatError("the saved position does not follow from the game's own start "
                               "and decisions; it was changed after it was saved")
 
 
-def check_save(state: Any, program: Any, tables: Any, text: str | bytes) -> None:
+def check_save(state: Any, program: Any, tables: Any) -> None:
     """Every check that needs the tables (``check_state``, then ``check_replays``).
 
     Raises ``StateError``, as the engine's other refusals of a save do.
@@ -391,7 +529,8 @@ def check_save(state: Any, program: Any, tables: Any, text: str | bytes) -> None
               "not a saved game: its log does not begin with the game's start")
         check_info(state.info, state.players)
         check_state(data, program, known, tables.raw.get("renamed") or {})
+        check_frames(state.frames, program, len(state.cards), state.pending)
         if state.log[0][2] == tables.content_hash:
-            check_replays(data, tables, text)
+            check_replays(data, tables, state.to_json())  # canonical, in this format
     except SaveFormatError as exc:
         raise StateError(str(exc)) from None

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from decklore.runtime.agents import make_agent
-from decklore.runtime.game import DEFAULT_BUDGET, Game, StepBudgetExceeded
 from decklore.runtime.expressions import RulesError
+from decklore.runtime.game import DEFAULT_BUDGET, Game, StepBudgetExceeded
 from decklore.runtime.results import GameRecord
 from decklore.runtime.rng import Rng
 from decklore.runtime.state import automated_seats, playable_decks

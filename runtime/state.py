@@ -14,10 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from decklore.runtime.frames import Frame, frame_from_json, frame_to_json
 from decklore.runtime.rng import Rng
 from decklore.runtime.tables import Tables
-
-STATE_VERSION = 1
 
 
 class StateError(ValueError):
@@ -38,7 +37,8 @@ class GameState:
     counters: dict[str, Any] = field(default_factory=dict)
     flags: dict[str, Any] = field(default_factory=dict)
     log: list[Any] = field(default_factory=list)
-    frames: list[dict[str, Any]] = field(default_factory=list)
+    frames: list[Frame] = field(default_factory=list)
+    """Where execution stands (``runtime/frames.py``): the last frame runs next."""
     pending: dict[str, Any] | None = None
     info: dict[str, Any] = field(default_factory=dict)
 
@@ -89,18 +89,23 @@ class GameState:
         twin.counters = {k: list(v) for k, v in self.counters.items()}
         twin.flags = {k: list(v) for k, v in self.flags.items()}
         twin.log = list(self.log)
-        twin.frames = [_copy_plain(f) for f in self.frames]
+        twin.frames = [f.copy() for f in self.frames]
         twin.pending = None if self.pending is None else _copy_plain(self.pending)
         twin.info = _copy_plain(self.info)
         return twin
 
     def to_json(self) -> str:
+        """The state as a saved game (format ``save_format.SAVE_VERSION``), canonical JSON:
+        the same state gives the same text, byte for byte."""
+        from decklore.runtime.save_format import SAVE_VERSION
+
         return json.dumps({
-            "version": STATE_VERSION, "players": self.players, "seed": self.seed,
+            "version": SAVE_VERSION, "players": self.players, "seed": self.seed,
             "rng": self.rng.to_json(), "decks": self.decks,
             "shared_zones": self.shared_zones, "cards": self.cards,
             "zones": self.zones, "counters": self.counters, "flags": self.flags,
-            "log": self.log, "frames": self.frames, "pending": self.pending,
+            "log": self.log, "frames": [frame_to_json(f) for f in self.frames],
+            "pending": self.pending,
             "info": self.info,
         }, sort_keys=True, separators=(",", ":"))
 
@@ -112,16 +117,22 @@ class GameState:
         range), so a broken or edited file gives a ``StateError`` saying where, never a
         crash later; ``Game.from_json`` adds the checks that need the rules.
         """
-        from decklore.runtime.save_format import SaveFormatError, check_state_shape, parse_json
+        from decklore.runtime.save_format import (
+            SaveFormatError,
+            check_state_shape,
+            migrate_save,
+            parse_json,
+        )
 
         try:
-            data = parse_json(text)
+            data = migrate_save(parse_json(text))
             check_state_shape(data)
         except SaveFormatError as exc:
             raise StateError(str(exc)) from None
         return cls(data["players"], data["seed"], Rng.from_json(data["rng"]),
                    data["decks"], data["shared_zones"], data["cards"], data["zones"],
-                   data["counters"], data["flags"], data["log"], data["frames"],
+                   data["counters"], data["flags"], data["log"],
+                   [frame_from_json(f) for f in data["frames"]],
                    data["pending"], data["info"])
 
     def check(self) -> None:

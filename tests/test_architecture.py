@@ -146,6 +146,8 @@ def test_importing_runtime_loads_no_compiler_side_module() -> None:
 ENGLISH = {
     "actions": "the engine's legal actions (Game.legal_actions), a pack's counter in EoK",
     "base": "the bottom card of a stack; an EoK symbol",
+    "block": "a block of statements, and its frame kind in saves (runtime.frames); an ERA "
+             "symbol",
     "event": "log events; a card kind of EoK",
     "field": "dataclasses.field and the IR's card-field op; an EoK card",
     "have": "English in error messages; an EoK definition",
@@ -156,7 +158,7 @@ ENGLISH = {
     "own": "whether a card is the player's own (symbols); an EoK definition",
     "playable": "a deck that can be chosen to play (tables); an EoK definition",
     "remove": "list.remove; an EoK action",
-    "search": "a search through the flow tree (engine.start_at); an ERA card",
+    "search": "a search through the flow tree (flows.flow_path); an ERA card",
     "stream": "the random generator's PCG stream; an EoK card",
     "winners": "the result's winners, the engine's own record; an EoK definition",
     "discard": "set.discard (determinize); an ERA zone",

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from decklore.compiler.pipeline import compile_pack
-from decklore.runtime.game import Game, StepBudgetExceeded
 from decklore.runtime.expressions import RulesError
+from decklore.runtime.game import Game, StepBudgetExceeded
 from decklore.runtime.tables import loads_tables
 
 MINI = Path(__file__).parent / "packs" / "mini"

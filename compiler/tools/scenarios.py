@@ -23,8 +23,8 @@ from typing import Any
 from decklore.compiler.diagnostics import Diagnostics, PackError, Span, suggest
 from decklore.compiler.load.schema_check import checker_for
 from decklore.compiler.load.yaml_loader import LocatedDict, child_span, load_file
-from decklore.runtime.game import Game
 from decklore.runtime.expressions import RulesError
+from decklore.runtime.game import Game
 from decklore.runtime.state import OUT, UNDER, StateError, decks_named
 from decklore.runtime.tables import Tables, loads_tables
 from decklore.schema import load_schema

@@ -1,0 +1,439 @@
+"""The world of a game: what the rules read and how they change it, every change logged.
+
+``World`` holds a game's state with the caches derived from it (symbol units, define
+values, which outcomes may have changed) and is the public effects interface the
+statements and builtins use: reads (``zone_cards``, ``location``, ``counter_value``, the
+symbol view...) and changes (``move``, ``stack``, ``tuck``, ``change_counter``,
+``shuffle``...).  Every change appends an event to ``state.log`` and ``touch``-es the read
+tags it affects (``runtime/reads.py``), so remembered define values and outcome checks are
+dropped exactly when something they read changed.  ``fire`` pushes the pack's triggers for
+an event onto the frame stack; the run loop (``machine``) runs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from decklore.runtime.expressions import RulesError
+from decklore.runtime.frames import Block
+from decklore.runtime.program import Program
+from decklore.runtime.reads import CARDS, counter_tag, flag_tag
+from decklore.runtime.state import UNDER, GameState
+from decklore.runtime.symbols import SymbolView, Unit
+
+MAX_COUNTER = 1_000_000_000
+"""The largest size a counter may reach either way: past it the rules are in error (a value
+that doubles every turn would otherwise grow until memory or int printing gives out)."""
+
+
+def short_number(value: int) -> str:
+    """A number for a message, shortened when it has more digits than anyone reads."""
+    if abs(value) < 10 ** 30:
+        return str(value)
+    return f"a number of about {int(abs(value).bit_length() * 0.30103) + 1} digits"
+
+
+class World:
+    """A game's state, what is derived from it, and every read and change of it."""
+
+    def __init__(self, program: Program, state: GameState) -> None:
+        self.program = program
+        self.state = state
+        self.rows: list[dict[str, Any]] = [program.card_rows[c["card"]] for c in state.cards]
+        self._view: SymbolView | None = None
+        self._units: dict[int, Unit] = {}
+        """The units of the cards in counting zones, made with ``_units_view``."""
+        self._units_view: SymbolView | None = None
+        self._dirty = False
+        """Something changed that an outcome may read: check them before going on."""
+        self.memo: dict[str, dict[Any, Any]] = {}
+        """Each define's remembered values, by arguments, until something it reads changes."""
+        self.owned: set[str] = set()
+        """The defines whose memo table this game alone holds (others it shares with a clone)."""
+        self.changed: set[str] | None = None
+        """What changed since the outcomes were last checked (None: anything may have)."""
+
+    # --- reads ----------------------------------------------------------------------------
+
+    def me(self) -> int | None:
+        """The seat whose turn it is (the rules' ``me``), or None outside any turn."""
+        me: int | None = self.state.info["me"]
+        return me
+
+    def live_players(self) -> list[int]:
+        """The seats still in the game (not eliminated), in seat order."""
+        out = self.state.info["out"]
+        return [p for p in range(self.state.players) if p not in out]
+
+    def zone_cards(self, zone: str, player: int | None) -> list[int]:
+        """The card instances of one stored zone, in its order: the live list, not a copy.
+
+        ``player`` says whose, for a zone each player has; a shared zone ignores it."""
+        per = self.state.zones[zone]
+        if len(per) == 1 and zone in self.state.shared_zones:
+            return per[0]
+        if player is None:
+            raise RulesError(f"zone '{zone}' belongs to each player: say whose")
+        return per[player]
+
+    def cards_in(self, zone: str, player: int | None) -> list[int]:
+        """A zone's cards as the rules name it: a zone of spaces gives every space's."""
+        names = self.program.spaced.get(zone)
+        if names is None:
+            return self.zone_cards(zone, player)
+        return [c for name in names for c in self.zone_cards(name, player)]
+
+    def location(self, card: int | None) -> tuple[str, int | None]:
+        """The zone a card is in and whose it is (None: shared); a tucked card is where its
+        host is."""
+        if card is None:
+            raise RulesError("no card here (none)")
+        row = self.state.cards[card]
+        if row["zone"] == UNDER:
+            return self.location(row["host"])
+        return row["zone"], row["player"]
+
+    def controller(self, card: int) -> int | None:
+        """The player whose zone the card lies in, or, in a shared zone, its owner."""
+        _, player = self.location(card)
+        if player is None:
+            owner: int | None = self.state.cards[card]["owner"]
+            return owner
+        return player
+
+    def base(self, card: int) -> int:
+        """The bottom card of the stack a card is part of (the card itself when unstacked)."""
+        base: int | None = self.state.cards[card].get("base")
+        return card if base is None else base
+
+    def unit(self, card: int) -> Unit | None:
+        """The unit a card belongs to, if it lies in a zone whose cards count symbols."""
+        base = self.base(card)
+        zone, _ = self.location(base)
+        spec = self.program.zones.get(zone)
+        if spec is None or (not spec["stacks"] and not spec["symbols"]):
+            return Unit((self.rows[base],), self.controller(base) or 0)
+        if spec["symbols"] and self._view is not None and self._units_view is self._view:
+            found = self._units.get(base)  # made with the view: nothing there moved since
+            if found is not None:
+                return found
+        cards = [base, *self.state.cards[base].get("above", ())]
+        attached: tuple[dict[str, Any], ...] = ()
+        if self.program.under_kinds:
+            attached = tuple(self.rows[u] for c in cards
+                             for u in self.state.cards[c].get("under", ())
+                             if self.rows[u]["kind"] in self.program.under_kinds)
+        removed, assigned = self._symbol_marks(cards)
+        return Unit(tuple(self.rows[c] for c in cards), self.controller(base) or 0, attached,
+                    removed, assigned, bool(spec.get("for_opponents")))
+
+    def _symbol_marks(self, cards: list[int]
+                      ) -> tuple[frozenset[str], tuple[tuple[str, int], ...]]:
+        """The symbols a unit's marks take off it, and the blocks placed on it."""
+        program = self.program
+        if not program.symbol_marks:
+            return frozenset(), ()
+        flags, counters = self.state.flags, self.state.counters
+        removed = frozenset(symbol for name, symbol in program.removing_marks
+                            if any(flags[name][c] for c in cards))
+        assigned = tuple((symbol, total) for name, symbol in program.block_marks
+                         if (total := sum(counters[name][c] for c in cards)))
+        return removed, assigned
+
+    def symbol_view(self) -> SymbolView:
+        """Every unit in a zone that counts symbols, ready for symbol counts and blocks.
+
+        Built once and kept until a card moves, stacks or is tucked."""
+        if self._view is None:
+            units = []
+            by_base: dict[int, Unit] = {}
+            for name, spec in self.program.zones.items():
+                if not spec["symbols"]:
+                    continue
+                for cards in self.state.zones[name]:
+                    for c in cards:
+                        if self.state.cards[c].get("base") is None:
+                            unit = self.unit(c)
+                            if unit is not None:
+                                units.append(unit)
+                                by_base[c] = unit
+            kinds = self.program.unblockable_kinds
+            self._view = SymbolView(units, self.state.players,
+                                    unblockable=lambda card: card["kind"] in kinds)
+            self._units, self._units_view = by_base, self._view
+        return self._view
+
+    def _slot(self, spec: Mapping[str, Any], of: Any, name: str) -> int:
+        per = spec["per"]
+        if per == "game":
+            return 0
+        if of is None:
+            if per == "card":
+                raise RulesError(f"'{name}' belongs to each card: say which, with 'on CARD'")
+            of = self.state.info["me"]
+            if of is None:
+                raise RulesError(f"'{name}' belongs to each player, and no turn is running: "
+                                 "say whose, with 'for PLAYER'")
+        if not isinstance(of, int) or isinstance(of, bool):
+            raise RulesError(f"'{name}' needs a {per}, not {of!r}")
+        return of
+
+    def counter_value(self, name: str, of: Any) -> int:
+        """A counter's value on a player or card (``of``; None: the current player, or the
+        game for a game-wide counter)."""
+        spec = self.program.counters[name]
+        if type(of) is int and spec["per"] != "game":  # the usual case, read often
+            fast: int = self.state.counters[name][of]
+            return fast
+        value: int = self.state.counters[name][self._slot(spec, of, name)]
+        return value
+
+    def flag_value(self, name: str, of: Any) -> bool:
+        """Whether a flag is set on a player or card (``of`` as for ``counter_value``)."""
+        spec = self.program.flags[name]
+        if type(of) is int and spec["per"] != "game":
+            return bool(self.state.flags[name][of])
+        return bool(self.state.flags[name][self._slot(spec, of, name)])
+
+    # --- changing the state ---------------------------------------------------------------
+    # --- changes --------------------------------------------------------------------------
+
+    def log_event(self, *event: Any) -> None:
+        """Append one event to the log (a list of plain JSON values)."""
+        self.state.log.append(list(event))
+
+    def touch(self, *tags: str) -> None:
+        """Something these tags name changed: forget the define values that read it, and
+        have the outcomes that read it checked."""
+        memo = self.memo
+        if memo:
+            readers = self.program.reads.reader_sets
+            anything = self.program.reads.anything_set
+            for tag in tags:
+                names = readers.get(tag, anything)
+                if len(memo) < len(names):  # go through whichever is shorter
+                    for name in [n for n in memo if n in names]:
+                        del memo[name]
+                else:
+                    for name in names:
+                        memo.pop(name, None)
+                if not memo:
+                    break
+        changed = self.changed
+        if changed is not None:
+            changed.update(tags)
+
+    def touch_all(self) -> None:
+        """A new turn or round: whose turn it is, and the turn number, changed."""
+        self.memo.clear()
+        self.changed = None
+
+    def change_counter(self, name: str, of: Any, value: int) -> None:
+        """Set a counter, logged: below its minimum is a rules error, above its maximum it
+        stops at the maximum."""
+        spec = self.program.counters[name]
+        slot = self._slot(spec, of, name)
+        if value < spec["min"]:
+            raise RulesError(f"{spec['label']} would go below {spec['min']} "
+                             f"({value}); the rules must check before spending")
+        if spec["max"] is not None and value > spec["max"]:
+            value = spec["max"]
+        if not -MAX_COUNTER <= value <= MAX_COUNTER:
+            raise RulesError(f"{spec['label']} would reach {short_number(value)}, beyond the "
+                             f"limit of {MAX_COUNTER:,} a counter may hold; give the counter "
+                             "a 'max'")
+        if self.state.counters[name][slot] != value:
+            self.state.counters[name][slot] = value
+            self.log_event("counter", name, slot, value)
+            self._dirty = True
+            self.touch(counter_tag(name))
+            if name in self.program.symbol_marks:  # a block placed or a symbol taken off
+                self._view = None
+                self.touch(CARDS)
+
+    def change_flag(self, name: str, of: Any, value: bool) -> None:
+        """Set or clear a flag, logged when it changes."""
+        slot = self._slot(self.program.flags[name], of, name)
+        if self.state.flags[name][slot] != value:
+            self.state.flags[name][slot] = value
+            self.log_event("flag", name, slot, value)
+            self._dirty = True
+            self.touch(flag_tag(name))
+            if name in self.program.symbol_marks:  # a block placed or a symbol taken off
+                self._view = None
+                self.touch(CARDS)
+
+    def move(self, card: int, zone: str, player: int | None, *, top: bool | None = None,
+             face_up: bool | None = None, depth: int | None = None) -> None:
+        """Move a card with every card stacked on it and every card tucked under it."""
+        cards = self.state.cards
+        row = cards[card]
+        spec = self.program.zones.get(zone)
+        if spec is not None and spec["per"] == "player" and player is None:
+            raise RulesError(f"zone '{zone}' belongs to each player: say whose")
+        if spec is not None and spec["per"] != "player":
+            player = None
+        was = self.location(card)
+        left = row["zone"]
+        self._detach(card)
+        above = row.pop("above", [])
+        under = row.pop("under", []) if spec is None or not spec["stacks"] else row.get(
+            "under", [])
+        if top is None:
+            top = bool(spec and spec["ordered"])
+        self.state.move(card, zone, player, top=top, face_up=face_up, depth=depth)
+        row.pop("seen", None)
+        self.log_event("move", card, zone, player, row["face_up"])
+        if self.program.marks_cleared_on_move:
+            self._clear_marks([card, *above])
+        keep_stack = spec is not None and spec["stacks"]
+        for other in above:
+            cards[other].pop("seen", None)
+            self.state.move(other, zone, player, top=top, face_up=face_up, depth=depth)
+            self.log_event("move", other, zone, player, cards[other]["face_up"])
+            if not keep_stack:
+                cards[other].pop("base", None)
+        if keep_stack and above:
+            row["above"] = above
+        if not keep_stack:
+            for other in under:
+                cards[other].pop("host", None)
+                self.state.move(other, zone, player, top=top)
+                self.log_event("move", other, zone, player, cards[other]["face_up"])
+        old = self.program.zones.get(was[0])
+        if (spec is None or spec["symbols"] or spec["stacks"] or old is None
+                or old["symbols"] or old["stacks"]):
+            self._view = None  # symbol totals change only when a counting zone does
+        self._dirty = True
+        tags = self.program.zone_tags
+        self.touch(CARDS, tags.get(left, left), tags.get(zone, zone))
+        if under and not keep_stack:
+            self.touch(tags.get(UNDER, UNDER))
+        for name, _ in self.program.marks_cleared_on_move:
+            self.touch(counter_tag(name), flag_tag(name))
+        if spec is not None and spec.get("slots") is not None and len(
+                self.zone_cards(zone, player)) > spec["slots"]:
+            raise RulesError(f"zone '{zone}' holds at most {spec['slots']} cards")
+        if spec is not None and spec["symbols"] and (old is None or not old["symbols"]):
+            self.fire("played", [card])
+
+    def _clear_marks(self, cards: list[int]) -> None:
+        """Marks that last ``until moved`` go back to their start on the cards that moved."""
+        for name, start in self.program.marks_cleared_on_move:
+            values = self.state.counters[name] if start is not None else self.state.flags[name]
+            reset = start if start is not None else False
+            for card in cards:
+                if values[card] != reset:
+                    values[card] = reset
+                    self.log_event("counter" if start is not None else "flag", name, card, reset)
+                    if name in self.program.symbol_marks:
+                        self._view = None  # the card's symbols change with the mark
+
+    def _detach(self, card: int) -> None:
+        cards = self.state.cards
+        row = cards[card]
+        host = row.pop("host", None)
+        if host is not None:
+            cards[host]["under"].remove(card)
+            if not cards[host]["under"]:
+                del cards[host]["under"]
+        base = row.pop("base", None)
+        if base is not None:
+            cards[base]["above"].remove(card)
+            if not cards[base]["above"]:
+                del cards[base]["above"]
+
+    def stack(self, card: int, onto: int) -> None:
+        """Put a card (and what is stacked on it) on top of the unit ``onto`` belongs to,
+        face up, then run the ``stacked`` triggers."""
+        base = self.base(onto)
+        zone, player = self.location(base)
+        self.move(card, zone, player, top=False, face_up=True)
+        cards = self.state.cards
+        for other in [card, *cards[card].pop("above", [])]:
+            cards[other]["base"] = base
+            cards[base].setdefault("above", []).append(other)
+        self.log_event("stack", card, base)
+        self._view = None
+        self.touch(CARDS)
+        self.fire("stacked", [card, onto])
+
+    def tuck(self, card: int, host: int) -> None:
+        """Put a card face down under ``host``, where it goes wherever the host goes; then
+        run the ``tucked`` triggers."""
+        self.move(card, UNDER, None, top=False, face_up=False)
+        self.state.cards[card]["host"] = host
+        self.state.cards[host].setdefault("under", []).append(card)
+        self.log_event("tuck", card, host)
+        self._view = None
+        self.touch(CARDS)
+        self.fire("tucked", [card, host])
+
+    def reveal(self, card: int, to: int | None) -> None:
+        """Let one player (None: everyone) see a card's face until it moves; then run the
+        ``revealed`` triggers."""
+        row = self.state.cards[card]
+        seen = row.setdefault("seen", [])
+        viewers = range(self.state.players) if to is None else [to]
+        for p in viewers:
+            if p not in seen:
+                seen.append(p)
+        seen.sort()
+        self.log_event("reveal", card, to)
+        self.fire("revealed", [card])
+
+    def shuffle(self, zone: str, player: int | None) -> None:
+        """Shuffle a zone with the game's seeded generator, logged; nobody can tell any more
+        which face-down card went where, so what was revealed of them is forgotten (a card
+        guessed at and shuffled back is unknown again)."""
+        self.state.shuffle(zone, player)
+        cards = self.state.cards
+        for card in self.zone_cards(zone, player):
+            if not cards[card]["face_up"]:
+                cards[card].pop("seen", None)
+        self.log_event("shuffle", zone, player, len(self.zone_cards(zone, player)))
+        self._dirty = True
+        self.touch(CARDS, self.program.zone_tags.get(zone, zone))
+
+    def reset_period(self, period: str) -> None:
+        """Counters and flags that last ``until`` this period go back to their start."""
+        for name, start in self.program.resets.get(period, ()):
+            values = self.state.counters[name] if start is not None else self.state.flags[name]
+            if start is None:
+                if True in values:
+                    values[:] = [False] * len(values)
+                    self.log_event("reset", name)
+                    self.touch(flag_tag(name))
+                else:
+                    continue
+            elif values.count(start) != len(values):
+                values[:] = [start] * len(values)
+                self.log_event("reset", name)
+                self.touch(counter_tag(name))
+            else:
+                continue
+            if name in self.program.symbol_marks:  # blocks placed for the period go
+                self._view = None
+                self.touch(CARDS)
+        self.state.info["uses"].pop(period, None)  # limits: read by no define or outcome
+
+    def fire(self, event: str, args: list[Any]) -> None:
+        """Push the triggers of ``event`` whose condition holds, to run before anything
+        else (the first trigger in the file runs first)."""
+        triggers = self.program.triggers.get(event)
+        if not triggers:
+            return
+        chosen: list[Block] = []
+        for trig in triggers:
+            env = dict(zip(trig.params, args, strict=False))
+            if trig.where is None or trig.where(self, env):
+                chosen.append(Block(trig.body, 0, env))
+        self.state.frames.extend(reversed(chosen))
+
+    # --- the run loop ---------------------------------------------------------------------
+
+    def forget_symbols(self) -> None:
+        """Drop the symbol view: the cards' places were changed from outside the rules
+        (a determinized copy re-dealt them)."""
+        self._view = None
