@@ -29,6 +29,9 @@ from decklore.runtime.state import OUT, UNDER, StateError, decks_named
 from decklore.runtime.tables import Tables, loads_tables
 from decklore.schema import load_schema
 
+_Fail = Callable[[Any, str | int, str], None]
+"""Records one difference: the container and key the expectation sits at, and a message."""
+
 TablesFor = Callable[[Path], Tables]
 
 
@@ -431,6 +434,8 @@ class _Runner:
     # --- checks -------------------------------------------------------------------------
 
     def expect(self, want: Any) -> list[tuple[Span, str]]:
+        """Every way the game differs from what ``want`` (an ``expect`` block) says: the
+        span of the expectation and the message, for each."""
         game = self.game
         assert game is not None
         out: list[tuple[Span, str]] = []
@@ -438,6 +443,14 @@ class _Runner:
         def fail(container: Any, key: str | int, message: str) -> None:
             out.append((self.span(container, key), message))
 
+        for check in (self._expect_counters_and_flags, self._expect_values,
+                      self._expect_symbols, self._expect_zones, self._expect_destroyed,
+                      self._expect_marks, self._expect_end, self._expect_decision):
+            check(game, want, fail)
+        return out
+
+    def _expect_counters_and_flags(self, game: Game, want: Any, fail: _Fail) -> None:
+        """Counters and flags, by seat."""
         for kind, decls, values, show in (
                 ("counter", game.program.counters, game.state.counters, str),
                 ("flag", game.program.flags, game.state.flags, _yes)):
@@ -456,6 +469,9 @@ class _Runner:
                              str((seat or 0) + 1) if isinstance(value, dict) else name,
                              f"{spec['label']}{_whose(seat)}: expected {show(expected)}, "
                              f"got {show(actual)}")
+
+    def _expect_values(self, game: Game, want: Any, fail: _Fail) -> None:
+        """Definitions' values, by seat (or of none)."""
         for name, value in (want.get("values") or {}).items():
             spec = game.program.rules["defines"].get(name)
             if spec is None:
@@ -478,6 +494,9 @@ class _Runner:
                     fail(value if isinstance(value, dict) else want["values"],
                          str((seat or 0) + 1) if isinstance(value, dict) else name,
                          f"{name}{_whose(seat)}: expected {expected!r}, got {actual!r}")
+
+    def _expect_symbols(self, game: Game, want: Any, fail: _Fail) -> None:
+        """Symbol totals by seat."""
         for symbol, by_seat in (want.get("symbols") or {}).items():
             full = symbol if ":" in symbol else self.prefix + symbol
             if full not in game.program.symbol_ids:
@@ -489,6 +508,9 @@ class _Runner:
                 if actual != expected:
                     fail(by_seat, seat_text, f"{symbol} symbols of Player {seat_text}: "
                          f"expected {expected}, got {actual}")
+
+    def _expect_zones(self, game: Game, want: Any, fail: _Fail) -> None:
+        """The cards of zones (by seat for a player's zone)."""
         for name, value in (want.get("zones") or {}).items():
             zones = want["zones"]
             spec = self.zone_spec(name, zones)
@@ -502,6 +524,9 @@ class _Runner:
                                f"{spec['label']} of Player {seat_text}", fail)
             else:
                 self._zone(game.cards_in(name, None), value, zones, name, spec["label"], fail)
+
+    def _expect_destroyed(self, game: Game, want: Any, fail: _Fail) -> None:
+        """The cards destroyed since the scenario began."""
         if "destroyed" in want:
             events = game.state.log[self.log_start:]
             actual = Counter(game.rows[e[1]]["id"] for e in events if e[0] == "destroy")
@@ -510,6 +535,9 @@ class _Runner:
             if actual != expected:
                 fail(want, "destroyed", f"destroyed cards: expected {_ids(expected)}, got "
                      f"{_ids(actual)}")
+
+    def _expect_marks(self, game: Game, want: Any, fail: _Fail) -> None:
+        """Marks on cards (per-card counters and flags)."""
         for ref, marks in (want.get("marks") or {}).items():
             card = self._find(self.card_id(ref, want["marks"], ref))
             if card is None:
@@ -526,6 +554,9 @@ class _Runner:
                     continue
                 if mark != expected:
                     fail(marks, name, f"{name} on {ref}: expected {expected}, got {mark}")
+
+    def _expect_end(self, game: Game, want: Any, fail: _Fail) -> None:
+        """The winner, the reason and the turn and phase reached."""
         if "winner" in want:
             expected_w = want["winner"]
             result = game.result
@@ -550,6 +581,9 @@ class _Runner:
         if "phase" in want and game.state.info["phase"] != want["phase"]:
             fail(want, "phase", f"expected phase {want['phase']}, got "
                  f"{game.state.info['phase']}")
+
+    def _expect_decision(self, game: Game, want: Any, fail: _Fail) -> None:
+        """The pending decision and the actions it offers."""
         if any(k in want for k in ("decision", "actions", "actions_include", "actions_exclude")):
             if game.state.pending is None and not game.terminal:
                 game.resume()
@@ -567,7 +601,6 @@ class _Runner:
             for i, text in enumerate(want.get("actions_exclude") or []):
                 if text in descriptions:
                     fail(want["actions_exclude"], i, f"'{text}' is offered, but should not be")
-        return out
 
     def _by_seat(self, value: Any) -> list[tuple[int | None, Any]]:
         if isinstance(value, dict):
