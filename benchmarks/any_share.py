@@ -14,8 +14,8 @@ A folder is one of the repository's (``compiler``) or any path, such as an older
 
 from __future__ import annotations
 
+import argparse
 import ast
-import sys
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -117,8 +117,11 @@ def count(folder: Path) -> Count:
     return out
 
 
-def main(argv: list[str]) -> None:
-    folders = argv or ["compiler", "runtime"]
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("folders", nargs="*", default=["compiler", "runtime"],
+                        help="folders of this repository (compiler) or any path")
+    folders = parser.parse_args().folders
     print(f"{'folder':<10} {'files':>5} {'annotations':>12} {'Any':>6} {'share':>7} "
           f"{'+alias':>6} {'share':>7} {'dict[str, Any]':>14}")
     for name in folders:
@@ -127,4 +130,4 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()

@@ -30,8 +30,9 @@ from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.agents import make_agent
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.game import Game
-from decklore.runtime.simulate import deal_decks, game_seed, wilson
+from decklore.runtime.simulate import deal_decks, game_seed
 from decklore.runtime.tables import Tables
+from decklore.runtime.tally import wilson
 
 PACKS = ("era", "era-of-kingdoms")
 
