@@ -34,6 +34,7 @@ would let whoever can write there run code in every game.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -53,6 +54,7 @@ from decklore.runtime.expressions import (
 
 if TYPE_CHECKING:
     from decklore.runtime.program import Program
+    from decklore.runtime.tables import Tables
 
 IR = Mapping[str, Any]
 
@@ -80,6 +82,9 @@ def generated(on: bool) -> Iterator[None]:
 
 
 _PLAIN = (int, str, bool)
+_SIMPLE = re.compile(r"[abtv][0-9]+")
+"""A generated parameter, temporary or variable: read again without a temporary."""
+_WHOLE = re.compile(r"-?[0-9]+")
 _LONGEST_INT = 10 ** 60
 """Larger literals go through their closure: ``repr`` of a huge int is slow or refused."""
 
@@ -149,6 +154,16 @@ class _Writer:
     def temp(self) -> str:
         self.temps += 1
         return f"t{self.temps}"
+
+    def hold(self, source: str) -> tuple[str, str]:
+        """A value read twice: (how to read it again, how to compute it the first time).
+
+        A parameter or variable is read again as it is; anything else is kept in a
+        temporary with ``:=``."""
+        if _SIMPLE.fullmatch(source):
+            return source, source
+        name = self.temp()
+        return name, f"({name} := {source})"
 
     def new_var(self) -> str:
         self.vars += 1
@@ -289,18 +304,16 @@ class _Writer:
             key = _literal(node.get("name"))
             if key is None:
                 return None
-            card = self.temp()
-            return (f"(None if ({card} := {e(node['of'], scope)}) is None "
-                    f"else g.rows[{card}].get({key}))")
+            card, first = self.hold(e(node["of"], scope))
+            return f"(None if {first} is None else g.rows[{card}].get({key}))"
         if op in ("counter", "flag"):
             return self.mark(node, scope)
         if op == "member":
             key = _literal(node.get("name"))
             if key is None:
                 return None
-            value = self.temp()
-            return (f"(None if ({value} := {e(node['of'], scope)}) is None "
-                    f"else {value}.get({key}))")
+            value, first = self.hold(e(node["of"], scope))
+            return f"(None if {first} is None else {value}.get({key}))"
         if op == "not":
             return f"(not {e(node['x'], scope)})"
         if op == "neg":
@@ -316,10 +329,8 @@ class _Writer:
             return f"ORDER_{op}({e(node['a'], scope)}, {e(node['b'], scope)})"
         if op in ("add", "sub"):
             sign = "+" if op == "add" else "-"
-            x, y = self.temp(), self.temp()
-            return (f"(({x} if type({x} := {e(node['a'], scope)}) is int else "
-                    f"NUMBER({x}, 'the left side')) {sign} ({y} if type({y} := "
-                    f"{e(node['b'], scope)}) is int else NUMBER({y}, 'the right side')))")
+            return (f"({self.whole(e(node['a'], scope), 'the left side')} {sign} "
+                    f"{self.whole(e(node['b'], scope), 'the right side')})")
         if op == "mul":
             return (f"(NUMBER({e(node['a'], scope)}, 'the left side') * "
                     f"NUMBER({e(node['b'], scope)}, 'the right side'))")
@@ -358,19 +369,41 @@ class _Writer:
     def zone(self, node: IR, scope: dict[str, str]) -> str | None:
         zone = node.get("zone")
         key = _literal(zone)
-        if type(zone) is not str or key is None or zone in self.program.spaced:
+        if type(zone) is not str or key is None:
             return None
+        names = self.program.spaced.get(zone)
+        if names is not None:
+            return self.spaces(zone, names, node, scope)
         if node.get("players") is not None:
-            return None
+            return f"CARDS_OF_PLAYERS(g, {key}, {self.expr(node['players'], scope)})"
         if node.get("player") is None:
             return f"g.state.zones[{key}][0]"
-        seat = self.temp()
         player = self.expr(node["player"], scope)
         spec = self.program.zones.get(zone)
         if spec is not None and spec["per"] == "player":
-            return (f"(g.state.zones[{key}][{seat}] if type({seat} := {player}) is int "
+            seat, first = self.hold(player)
+            return (f"(g.state.zones[{key}][{seat}] if type({first}) is int "
                     f"else g.zone_cards({key}, {seat}))")
         return f"g.zone_cards({key}, {player})"
+
+    def whole(self, source: str, what: str) -> str:
+        """A whole number operand: checked inline, other values through ``NUMBER``."""
+        if _WHOLE.fullmatch(source):
+            return source
+        value, first = self.hold(source)
+        return f"({value} if type({first}) is int else NUMBER({value}, {_literal(what)}))"
+
+    def spaces(self, zone: str, names: list[str], node: IR, scope: dict[str, str]) -> str | None:
+        """A zone of numbered spaces: one space's cards, or every space's in order."""
+        written = [_literal(n) if type(n) is str else None for n in names]
+        if any(w is None for w in written):
+            return None
+        seat = "None" if node.get("player") is None else self.expr(node["player"], scope)
+        if node.get("space") is None:
+            return f"ALL_SPACES(g, ({''.join(f'{w}, ' for w in written)}), {seat})"
+        number = self.expr(node["space"], scope)
+        return (f"ONE_SPACE(g, {_literal(zone)}, ({''.join(f'{w}, ' for w in written)}), "
+                f"{seat}, {number})")
 
     def mark(self, node: IR, scope: dict[str, str]) -> str | None:
         """A counter's or flag's value, with the engine's fast path for a seat or card."""
@@ -382,17 +415,16 @@ class _Writer:
         read = "g.flag_value" if flag else "g.counter_value"
         if node.get("of") is None:
             return f"{read}({key}, None)"
-        owner = self.temp()
-        of = self.expr(node["of"], scope)
+        owner, first = self.hold(self.expr(node["of"], scope))
         missing = "False" if flag else "None"
         spec = (self.program.flags if flag else self.program.counters).get(name)
         if spec is None or spec["per"] == "game":
-            return f"({missing} if ({owner} := {of}) is None else {read}({key}, {owner}))"
+            return f"({missing} if {first} is None else {read}({key}, {owner}))"
         table = "flags" if flag else "counters"
         fast = f"g.state.{table}[{key}][{owner}]"
         if flag:
             fast = f"bool({fast})"
-        return (f"({missing} if ({owner} := {of}) is None else ({fast} if type({owner}) is int "
+        return (f"({missing} if {first} is None else ({fast} if type({owner}) is int "
                 f"else {read}({key}, {owner})))")
 
     def agg(self, node: IR, scope: dict[str, str]) -> str | None:
@@ -445,6 +477,21 @@ def _divide(a: Any, b: Any, floor: bool) -> int:
     return x // y if floor else x % y
 
 
+def _cards_of_players(g: Any, zone: str, players: Any) -> list[int]:
+    return [c for p in as_list(players) for c in g.zone_cards(zone, p)]
+
+
+def _all_spaces(g: Any, names: tuple[str, ...], seat: Any) -> list[int]:
+    return [c for name in names for c in g.zone_cards(name, seat)]
+
+
+def _one_space(g: Any, zone: str, names: tuple[str, ...], seat: Any, value: Any) -> list[int]:
+    if not isinstance(value, int) or not 1 <= value <= len(names):
+        raise RulesError(f"zone '{zone}' has spaces 1 to {len(names)}, not {value}")
+    cards: list[int] = g.zone_cards(names[value - 1], seat)
+    return cards
+
+
 def _least(numbers: list[int]) -> int | None:
     return min(numbers) if numbers else None
 
@@ -460,6 +507,7 @@ _HELPERS: dict[str, Any] = {
     "RecursionError": RecursionError, "len": len, "bool": bool, "type": type, "int": int,
     "list": list, "dict": dict, "ANY": any, "ALL": all, "SUM": sum, "MIN_OF": _least,
     "MAX_OF": _most, "NUMBER": _number, "AS_LIST": as_list, "DIVIDE": _divide,
+    "CARDS_OF_PLAYERS": _cards_of_players, "ALL_SPACES": _all_spaces, "ONE_SPACE": _one_space,
     "UNBOUND": _unbound, "ENDLESS": _endless, "UNSET": _UNSET,
     **{f"ORDER_{op}": _order(op) for op in ("lt", "le", "gt", "ge")},
 }
@@ -503,6 +551,13 @@ def source_of(program: Program) -> tuple[str, _Writer, list[IR]]:
     roots = list(_roots(program.rules))
     writer = _Writer(program, program.compiler)
     return writer.module(roots), writer, roots
+
+
+def dump_python(tables: Tables) -> str:
+    """The generated module of a pack's tables, as ``decklore compile --dump-python`` prints it."""
+    from decklore.runtime.program import Program
+
+    return source_of(Program(tables, generated=False))[0]
 
 
 def build(program: Program) -> Generated:
