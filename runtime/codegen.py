@@ -44,7 +44,6 @@ from typing import TYPE_CHECKING, Any
 from decklore.runtime.builtins import BUILTINS
 from decklore.runtime.expressions import (
     Compiler,
-    Env,
     Expr,
     RulesError,
     _number,
@@ -277,7 +276,7 @@ class _Writer:
         written = self.lower(node, scope)
         return self.fallback(node, scope) if written is None else written
 
-    def lower(self, node: IR, scope: dict[str, str]) -> str | None:  # noqa: PLR0911, PLR0912
+    def lower(self, node: IR, scope: dict[str, str]) -> str | None:
         """The source of one node, or None to use its closure."""
         op = node.get("op")
         e = self.expr
@@ -513,6 +512,9 @@ _HELPERS: dict[str, Any] = {
 }
 """Every name generated code may use besides its own functions and the rules' builtins."""
 
+PASSED_NAMES = frozenset({*_HELPERS, "CONSTS", "FALLBACK"})
+"""The names :func:`build` hands the module, besides the builtins (``f0``, ``f1``, ...)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Generated:
@@ -572,7 +574,7 @@ def build(program: Program) -> Generated:
         "__builtins__": {}, **_HELPERS, "CONSTS": program.consts,
         "FALLBACK": writer.fallbacks,
         **{ident: BUILTINS[name] for name, ident in writer.builtins.items()}}
-    exec(cached[1], namespace)  # noqa: S102 - the source holds no pack text (module docstring)
+    exec(cached[1], namespace)  # the source holds no pack text: see the module docstring
     defines = {name: namespace[f"d{i}"] for name, i in writer.define_ids.items()}
     found = {id(node): (node, namespace[f"e{k}"]) for k, node in enumerate(roots)}
     return Generated(source, defines, found, len(writer.fallbacks))
