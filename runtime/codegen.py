@@ -19,7 +19,7 @@ pack, which is data someone else wrote:
   ``v3`` for a local, ``t5`` for a temporary), never a name from the pack.
 - **Nothing but what the runtime hands over.**  The module runs with empty
   ``__builtins__``; the few names it uses (``len``, ``bool``, the rules' builtins as
-  ``f0``, ``f1``, ...) are passed in by :func:`build`.
+  ``f0``, ``f1``, ...) are passed in by :func:`generate`.
 
 Each define keeps the memo protocol of ``Program._define`` exactly (the same table per
 define in ``g.memo``, copy-on-write through ``g.owned``), so invalidation (``reads``) and
@@ -27,7 +27,7 @@ define in ``g.memo``, copy-on-write through ``g.owned``), so invalidation (``rea
 or anything unusual becomes a call of the closure the interpreter would have built.
 Errors name the rules line as before: a define's ``at`` is a constant in its function.
 The compiled code is cached in memory per process by the tables' content hash and the
-generator's version; it is not written to disk, since loading code from a cache folder
+runtime's version; it is not written to disk, since loading code from a cache folder
 would let whoever can write there run code in every game.
 """
 
@@ -57,8 +57,15 @@ if TYPE_CHECKING:
 
 IR = Mapping[str, Any]
 
-GENERATOR_VERSION = "1"
-"""Part of the cache key: a change to what the generator writes changes it."""
+
+def runtime_version() -> str:
+    """This decklore's version (from the package metadata), part of the cache key."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("decklore")
+    except PackageNotFoundError:  # run from a source tree that is not installed
+        return "unknown"
 
 _ENABLED = os.environ.get("DECKLORE_GENERATED", "1") != "0"
 
@@ -513,7 +520,7 @@ _HELPERS: dict[str, Any] = {
 """Every name generated code may use besides its own functions and the rules' builtins."""
 
 PASSED_NAMES = frozenset({*_HELPERS, "CONSTS", "FALLBACK"})
-"""The names :func:`build` hands the module, besides the builtins (``f0``, ``f1``, ...)."""
+"""The names :func:`generate` hands the module, besides the builtins (``f0``, ``f1``, ...)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -545,7 +552,10 @@ class GeneratedCompiler(Compiler):
 
 
 _CODE: dict[tuple[str, str], tuple[str, CodeType]] = {}
-"""Compiled modules by (tables' content hash, generator version), for this process."""
+"""Compiled modules by (tables' content hash, runtime version), for this process.
+
+The source is made again for every program (its fallbacks are the program's own
+closures) and compared with the cached text, so a cache hit saves only ``compile``."""
 
 
 def source_of(program: Program) -> tuple[str, _Writer, list[IR]]:
@@ -562,10 +572,10 @@ def dump_python(tables: Tables) -> str:
     return source_of(Program(tables, generated=False))[0]
 
 
-def build(program: Program) -> Generated:
+def generate(program: Program) -> Generated:
     """Generate, compile (once per content hash) and run a program's module."""
     source, writer, roots = source_of(program)
-    key = (program.tables.content_hash, GENERATOR_VERSION)
+    key = (program.tables.content_hash, runtime_version())
     cached = _CODE.get(key)
     if cached is None or cached[0] != source:
         cached = (source, compile(source, f"<rules of {key[0][:12]}>", "exec"))

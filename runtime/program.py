@@ -131,7 +131,7 @@ class Program:
         self.generated: Generated | None = None
         """The generated module (``codegen``), or None when the closures run everything."""
         if codegen.enabled() if generated is None else generated:
-            self.generated = codegen.build(self)
+            self.generated = codegen.generate(self)
             self.defines.update(self.generated.defines)
             self.compiler = codegen.GeneratedCompiler(self.compiler, self.generated.roots)
         else:
