@@ -406,7 +406,10 @@ class _Writer:
             return None
         seat = "None" if node.get("player") is None else self.expr(node["player"], scope)
         if node.get("space") is None:
-            return f"ALL_SPACES(g, ({''.join(f'{w}, ' for w in written)}), {seat})"
+            spec = self.program.zones.get(names[0]) if names else None
+            helper = ("PLAYER_SPACES" if spec is not None and spec["per"] == "player"
+                      else "ALL_SPACES")
+            return f"{helper}(g, ({''.join(f'{w}, ' for w in written)}), {seat})"
         number = self.expr(node["space"], scope)
         return (f"ONE_SPACE(g, {_literal(zone)}, ({''.join(f'{w}, ' for w in written)}), "
                 f"{seat}, {number})")
@@ -488,7 +491,21 @@ def _cards_of_players(g: Any, zone: str, players: Any) -> list[int]:
 
 
 def _all_spaces(g: Any, names: tuple[str, ...], seat: Any) -> list[int]:
-    return [c for name in names for c in g.zone_cards(name, seat)]
+    cards: list[int] = []
+    for name in names:
+        cards += g.zone_cards(name, seat)
+    return cards
+
+
+def _player_spaces(g: Any, names: tuple[str, ...], seat: Any) -> list[int]:
+    """Every space of a zone each player has, read by seat as ``zone_cards`` would."""
+    if type(seat) is not int:
+        return _all_spaces(g, names, seat)  # says what is wrong with the seat
+    zones = g.state.zones
+    cards: list[int] = []
+    for name in names:
+        cards += zones[name][seat]
+    return cards
 
 
 def _one_space(g: Any, zone: str, names: tuple[str, ...], seat: Any, value: Any) -> list[int]:
@@ -513,7 +530,8 @@ _HELPERS: dict[str, Any] = {
     "RecursionError": RecursionError, "len": len, "bool": bool, "type": type, "int": int,
     "list": list, "dict": dict, "ANY": any, "ALL": all, "SUM": sum, "MIN_OF": _least,
     "MAX_OF": _most, "NUMBER": _number, "AS_LIST": as_list, "DIVIDE": _divide,
-    "CARDS_OF_PLAYERS": _cards_of_players, "ALL_SPACES": _all_spaces, "ONE_SPACE": _one_space,
+    "CARDS_OF_PLAYERS": _cards_of_players, "ALL_SPACES": _all_spaces,
+    "PLAYER_SPACES": _player_spaces, "ONE_SPACE": _one_space,
     "UNBOUND": _unbound, "ENDLESS": _endless, "UNSET": _UNSET,
     **{f"ORDER_{op}": _order(op) for op in ("lt", "le", "gt", "ge")},
 }
