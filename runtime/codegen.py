@@ -446,11 +446,16 @@ class _Writer:
             return f"len({given} or ())"
         # Python refuses ':=' in a comprehension's iterable, so a collection that needs a
         # temporary is evaluated outside, as the argument of a one-line function.
+        # Like the closures, 'any' and 'all' go through nothing for any false collection,
+        # the others only for none (so that a number where cards belong fails as there).
+        quantifier = fn in ("any", "all")
         if self.temps != before:
             arg = f"s{self.temps}"
-            source, wrap = f"({arg} or ())", (f"(lambda {arg}: ", f")({given})")
+            source = f"({arg} or ())" if quantifier else f"(() if {arg} is None else {arg})"
+            wrap = (f"(lambda {arg}: ", f")({given})")
         else:
-            source, wrap = f"({given} or ())", ("", "")
+            source = f"({given} or ())" if quantifier else f"ITEMS({given})"
+            wrap = ("", "")
         v = self.new_var()
         inner = {**scope, var: v}
         where = self.expr(node["where"], inner) if node.get("where") else None
@@ -515,6 +520,11 @@ def _one_space(g: Any, zone: str, names: tuple[str, ...], seat: Any, value: Any)
     return cards
 
 
+def _items(found: Any) -> Any:
+    """What an aggregate goes through: nothing for none, else the collection itself."""
+    return () if found is None else found
+
+
 def _least(numbers: list[int]) -> int | None:
     return min(numbers) if numbers else None
 
@@ -529,7 +539,7 @@ _HELPERS: dict[str, Any] = {
     "RulesError": RulesError, "KeyError": KeyError, "TypeError": TypeError,
     "RecursionError": RecursionError, "len": len, "bool": bool, "type": type, "int": int,
     "list": list, "dict": dict, "ANY": any, "ALL": all, "SUM": sum, "MIN_OF": _least,
-    "MAX_OF": _most, "NUMBER": _number, "AS_LIST": as_list, "DIVIDE": _divide,
+    "MAX_OF": _most, "NUMBER": _number, "AS_LIST": as_list, "ITEMS": _items, "DIVIDE": _divide,
     "CARDS_OF_PLAYERS": _cards_of_players, "ALL_SPACES": _all_spaces,
     "PLAYER_SPACES": _player_spaces, "ONE_SPACE": _one_space,
     "UNBOUND": _unbound, "ENDLESS": _endless, "UNSET": _UNSET,

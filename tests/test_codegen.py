@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import itertools
 import json
 import re
 from pathlib import Path
@@ -191,3 +192,36 @@ def test_dump_python_prints_the_generated_module(tmp_path: Path) -> None:
     functions = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
     assert "d0" in functions and "e0" in functions
     assert "g.memo.get('can_play')" in result.output
+
+
+# --- every define, value for value -----------------------------------------------------
+
+
+def _outcome(define: Any, game: Game, args: tuple[Any, ...]) -> Any:
+    game.memo = {}
+    try:
+        return define(game, *args)
+    except Exception as exc:  # noqa: BLE001 - a failure must be the same failure both ways
+        return type(exc).__name__, str(exc)
+
+
+@pytest.mark.parametrize(("pack", "players"), [("era", 2), ("era-of-kingdoms", 3)])
+def test_every_define_gives_the_closures_value_or_error(pack: str, players: int) -> None:
+    """Each define of at most two parameters, at positions along a seeded game, with seats,
+    cards and none as arguments (wrong kinds too: a failure must read the same)."""
+    from test_observation_views import positions
+
+    tables = tables_of(pack)
+    closures = Program(tables, generated=False).defines
+    generated = Program(tables, generated=True).defines
+    specs = tables.raw["rules"]["defines"]
+    compared = 0
+    for game in positions(pack, players, 5, 25, 6):
+        for name, spec in specs.items():
+            if len(spec["params"]) > 2:
+                continue
+            for args in itertools.product((0, 1, 2, None), repeat=len(spec["params"])):
+                assert (_outcome(generated[name], game, args)
+                        == _outcome(closures[name], game, args)), (name, args)
+                compared += 1
+    assert compared > 1000
