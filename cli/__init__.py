@@ -214,9 +214,16 @@ def compile_command(pack: str, output: Path | None, dump_ir: bool, dump_python: 
                               ensure_ascii=False))
     if dump_python:
         from decklore.runtime.codegen import dump_python as source
+        from decklore.runtime.expressions import RulesError
         from decklore.runtime.tables import loads_tables
 
-        click.echo(source(loads_tables(result.data)), nl=False)
+        try:
+            module = source(loads_tables(result.data))
+        except RulesError as exc:  # a pack of cards alone: there is no program to generate
+            click.echo(f"error: {exc}; --dump-python prints the code generated from a pack's "
+                       "rules", err=True)
+            sys.exit(EXIT_INVALID)
+        click.echo(module, nl=False)
     if output is None:
         return
     write_atomic(output, result.data)

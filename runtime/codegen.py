@@ -67,6 +67,7 @@ def runtime_version() -> str:
     except PackageNotFoundError:  # run from a source tree that is not installed
         return "unknown"
 
+
 _ENABLED = os.environ.get("DECKLORE_GENERATED", "1") != "0"
 
 

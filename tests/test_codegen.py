@@ -225,3 +225,12 @@ def test_every_define_gives_the_closures_value_or_error(pack: str, players: int)
                         == _outcome(closures[name], game, args)), (name, args)
                 compared += 1
     assert compared > 1000
+
+
+def test_dump_python_of_a_pack_without_rules_says_so(tmp_path: Path) -> None:
+    mini = Path(__file__).resolve().parent / "packs" / "mini"
+    result = CliRunner().invoke(cli, ["compile", str(mini), "--dump-python"],
+                                env={"DECKLORE_CACHE_DIR": str(tmp_path)})
+    assert result.exit_code == 1
+    assert result.output == ("error: pack mini has no rules to play; --dump-python prints the "
+                             "code generated from a pack's rules\n")
