@@ -190,25 +190,40 @@ def validate(pack: str, fmt: str, cache: bool, strict: bool) -> None:
               help="Where to write the tables (JSON).")
 @click.option("--dump-ir", is_flag=True,
               help="Print the rules program's IR (indented JSON) to standard output.")
+@click.option("--dump-python", is_flag=True,
+              help="Print the Python module the engine generates from the rules.")
 @format_option
 @cache_option
 @strict_option
 @_guard
-def compile_command(pack: str, output: Path | None, dump_ir: bool, fmt: str, cache: bool,
-                    strict: bool) -> None:
+def compile_command(pack: str, output: Path | None, dump_ir: bool, dump_python: bool,
+                    fmt: str, cache: bool, strict: bool) -> None:
     """Compile PACK into runtime tables written to OUTPUT."""
     import json
 
     from decklore.compiler import write_atomic
 
-    if output is None and not dump_ir:
-        raise click.UsageError("give -o FILE for the tables, or --dump-ir to print the IR")
+    if output is None and not dump_ir and not dump_python:
+        raise click.UsageError("give -o FILE for the tables, --dump-ir to print the IR, or "
+                               "--dump-python to print the generated code")
     result = _compile(pack, fmt, cache, strict)
     if result is None:
         sys.exit(EXIT_INVALID)
     if dump_ir:
         click.echo(json.dumps(result.tables["rules"], indent=2, sort_keys=True,
                               ensure_ascii=False))
+    if dump_python:
+        from decklore.runtime.codegen import dump_python as source
+        from decklore.runtime.expressions import RulesError
+        from decklore.runtime.tables import loads_tables
+
+        try:
+            module = source(loads_tables(result.data))
+        except RulesError as exc:  # a pack of cards alone: there is no program to generate
+            click.echo(f"error: {exc}; --dump-python prints the code generated from a pack's "
+                       "rules", err=True)
+            sys.exit(EXIT_INVALID)
+        click.echo(module, nl=False)
     if output is None:
         return
     write_atomic(output, result.data)

@@ -1,10 +1,12 @@
 """The decklore runtime: reads compiled tables and plays them, knowing no game.
 
-``tables`` loads and verifies tables; ``program`` readies their rules IR (``expressions``
-and ``builtins`` compile it to closures); ``game`` plays it with the game's ``state``,
-``symbols`` and ``rng``; ``describe`` says what a player may see; ``determinize`` builds
-what a seat could believe; ``agents`` (``mcts`` the search agent) and ``simulate`` play many
-games; ``rl`` is the PettingZoo environment.  ``docs/engine.md`` describes the whole.
+``tables`` loads and verifies tables; ``program`` readies their rules IR (``codegen``
+lowers it to generated Python, ``expressions`` and ``builtins`` to closures, the
+reference); ``game`` plays it (``world``, ``machine``, ``frames``, the statement handlers,
+``flows``, ``outcomes``, ``replay``) with the game's ``state``, ``symbols`` and ``rng``;
+``describe`` (with ``looking``) says what a player may see; ``determinize`` builds what a
+seat could believe; ``agents`` (``mcts`` the search agent) and ``simulate`` play many
+games; ``rl`` is the PettingZoo environment. ``docs/engine.md`` describes the whole.
 
 Imports only the standard library: never the compiler, YAML, Lark, jsonschema or Jinja
 (``rl`` alone, an optional extra that nothing here imports, needs NumPy and PettingZoo).

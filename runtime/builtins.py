@@ -141,6 +141,7 @@ def symbols(g: World, s: str, p: int) -> int:
 def symbols_on(g: World, s: str, c: int | None) -> int:
     if c is None:
         return 0
+    view = g.symbol_view()  # first: the units it makes are the ones g.unit then returns
     unit = g.unit(c)
     if unit is None:
         return 0
@@ -149,7 +150,7 @@ def symbols_on(g: World, s: str, c: int | None) -> int:
         me = g.me()
         player = me if me is not None and me != unit.controller else next(
             (p for p in g.live_players() if p != unit.controller), unit.controller)
-    return g.symbol_view().on_unit(s, unit, player)
+    return view.on_unit(s, unit, player)
 
 
 def printed(g: World, s: str, c: int | None) -> int:
@@ -157,7 +158,7 @@ def printed(g: World, s: str, c: int | None) -> int:
 
 
 def matched(g: World, s: str, p: int, first: list[int], second: list[int]) -> int:
-    view = g.symbol_view()
+    view = g.symbol_view()  # before the units, so that g.unit finds them made
     a = [u for u in (g.unit(c) for c in first) if u is not None]
     b = [u for u in (g.unit(c) for c in second) if u is not None]
     return view.matched(s, p, a, b)
@@ -170,13 +171,14 @@ def blocks_on(g: World, s: str, p: int) -> int:
 def blocks_from(g: World, s: str, p: int, cards: list[int]) -> int:
     """Only cards in zones that count symbols block anything (a card in a hand does not)."""
     zones = g.program.zones
+    view = g.symbol_view()  # before the units, so that g.unit finds them made
     units = []
     for c in dict.fromkeys(g.base(c) for c in cards):
         spec = zones.get(g.location(c)[0])
         unit = g.unit(c) if spec is not None and spec["symbols"] else None
         if unit is not None:
             units.append(unit)
-    return g.symbol_view().blocks_from(s, p, units)
+    return view.blocks_from(s, p, units)
 
 
 def locked_symbols(g: World, s: str, c: int | None, p: int) -> int:

@@ -13,7 +13,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from decklore.runtime import codegen
 from decklore.runtime.builtins import BUILTINS
+from decklore.runtime.codegen import Generated
 from decklore.runtime.expressions import Compiler, Env, Expr, RulesError
 from decklore.runtime.reads import OUT as OUT_TAG
 from decklore.runtime.reads import Reads, zone_tag
@@ -73,7 +75,7 @@ class Outcome:
 class Program:
     """The runnable form of one pack's rules."""
 
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: Tables, *, generated: bool | None = None) -> None:
         rules = tables.raw.get("rules")
         if not rules:
             raise RulesError(f"pack {tables.pack['id']} has no rules to play")
@@ -126,8 +128,15 @@ class Program:
         self.blocks: list[list[int]] = []
         self.flows: list[Flow] = []
         self._load_consts(rules["consts"])
-        for name, spec in rules["defines"].items():
-            self.defines[name] = self._define(name, spec)
+        self.generated: Generated | None = None
+        """The generated module (``codegen``), or None when the closures run everything."""
+        if codegen.enabled() if generated is None else generated:
+            self.generated = codegen.generate(self)
+            self.defines.update(self.generated.defines)
+            self.compiler = codegen.GeneratedCompiler(self.compiler, self.generated.roots)
+        else:
+            for name, spec in rules["defines"].items():
+                self.defines[name] = self._define(name, spec)
         self.actions: dict[str, dict[str, Any]] = {}
         for name, spec in rules["actions"].items():
             self.actions[name] = {"params": list(spec["params"]), "label": spec.get("label"),
@@ -361,14 +370,16 @@ class Program:
         return flow.id
 
 
-_PROGRAMS: dict[str, Program] = {}
+_PROGRAMS: dict[tuple[str, bool], Program] = {}
 
 
 def program_for(tables: Tables) -> Program:
-    """The Program of these tables, built once per content hash."""
-    key = tables.content_hash
+    """The Program of these tables, built once per content hash (and per evaluator: with
+    generated code or with the closures alone, ``codegen.enabled``)."""
+    on = codegen.enabled()
+    key = (tables.content_hash, on)
     found = _PROGRAMS.get(key)
     if found is None:
-        found = Program(tables)
+        found = Program(tables, generated=on)
         _PROGRAMS[key] = found
     return found

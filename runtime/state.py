@@ -84,7 +84,8 @@ class GameState:
         twin.rng = self.rng.clone()
         twin.decks = list(self.decks)
         twin.shared_zones = list(self.shared_zones)
-        twin.cards = [_copy_card(c) for c in self.cards]
+        plain = PLAIN_CARD  # the usual card is copied inline, without a call per card
+        twin.cards = [c.copy() if len(c) <= plain else _copy_card(c) for c in self.cards]
         twin.zones = {k: [list(z) for z in v] for k, v in self.zones.items()}
         twin.counters = {k: list(v) for k, v in self.counters.items()}
         twin.flags = {k: list(v) for k, v in self.flags.items()}

@@ -129,10 +129,24 @@ class SymbolView:
     _entries: list[Entry] = field(default_factory=list, init=False)
     _keys: list[frozenset[str]] = field(default_factory=list, init=False)
     _totals: dict[tuple[str, int], int] = field(default_factory=dict, init=False)
+    _shown: dict[str, list[Entry]] = field(default_factory=dict, init=False)
+    """The entries that show each symbol (not blocks, not keys), in the order of ``_entries``."""
+    _blocking: dict[str, list[Entry]] = field(default_factory=dict, init=False)
+    """The entries that block each symbol, in the order of ``_entries``."""
+    _blockables: dict[tuple[str, int], tuple[int, int, int]] = field(
+        default_factory=dict, init=False)
+    _blocks: dict[tuple[str, int], int] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         self._entries = [e for unit in self.units for e in unit.shown]
         self._keys = [self._open_keys(p) for p in range(self.players)]
+        # Indexed once per view, so that a question about one symbol reads only the entries
+        # of that symbol rather than every entry of the table (the same ones, in order).
+        for e in self._entries:
+            if e.target is None:
+                self._shown.setdefault(e.symbol, []).append(e)
+            elif e.key is None:
+                self._blocking.setdefault(e.target, []).append(e)
 
     def _open_keys(self, player: int) -> frozenset[str]:
         keys: set[str] = set()
@@ -152,8 +166,12 @@ class SymbolView:
 
     def blocks_on(self, symbol: str, player: int) -> int:
         """Blocks of ``symbol`` the player receives (open ones only)."""
-        return sum(e.count for e in self._entries
-                   if e.target == symbol and e.key is None and self._live(e, player))
+        key = (symbol, player)
+        found = self._blocks.get(key)
+        if found is None:
+            found = self._blocks[key] = sum(
+                e.count for e in self._blocking.get(symbol, ()) if self._live(e, player))
+        return found
 
     def blocks_from(self, symbol: str, player: int, units: Iterable[Unit]) -> int:
         """Blocks of ``symbol`` the player receives from these units only."""
@@ -162,11 +180,18 @@ class SymbolView:
 
     def _blockable(self, symbol: str, player: int) -> tuple[int, int, int]:
         """The player's unblockable count, blockable count left after the blocks placed on
-        units, and the blocks those placements used up."""
+        units, and the blocks those placements used up (remembered, as ``total``)."""
+        key = (symbol, player)
+        found = self._blockables.get(key)
+        if found is None:
+            found = self._blockables[key] = self._count_blockable(symbol, player)
+        return found
+
+    def _count_blockable(self, symbol: str, player: int) -> tuple[int, int, int]:
         safe = 0
         by_unit: dict[int, tuple[Unit, int]] = {}
-        for e in self._entries:
-            if e.symbol == symbol and e.target is None and self._live(e, player):
+        for e in self._shown.get(symbol, ()):
+            if self._live(e, player):
                 if self.unblockable(e.unit.top):
                     safe += e.count
                 else:
