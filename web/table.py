@@ -80,6 +80,8 @@ class Table:
     decks: list[str] | None = None
     save_path: Path | None = None
     compiler: Compiler = compile_folder
+    reload_every: float = 0.5
+    """Seconds between two looks at the pack's files, however many pages poll."""
     game: Game = field(init=False)
     agents: list[Agent | None] = field(init=False)
     version: int = field(init=False, default=0)
@@ -284,12 +286,12 @@ class Table:
                 found[str(path)] = path.stat().st_mtime_ns / 1e9
         return found
 
-    def check_reload(self, every: float = 0.5) -> bool:
+    def check_reload(self) -> bool:
         """Recompile when a file of the pack changed; restart the game on the new tables
         when it compiles, keep the game and show the diagnostics when it does not. At most
-        one look every ``every`` seconds, however many pages poll."""
+        one look every ``reload_every`` seconds. Returns whether anything changed."""
         now = time.monotonic()
-        if now - self.reload.at < every:
+        if now - self.reload.at < self.reload_every:
             return False
         with self.lock:
             self.reload.at = now
