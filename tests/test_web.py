@@ -182,9 +182,9 @@ def test_a_stale_action_after_the_state_moved_on_changes_nothing(era_tables: Any
 
 def test_agents_move_one_at_a_time_when_a_page_asks(era_tables: Any) -> None:
     table = Table(ERA, era_tables, ["greedy", "human"], seed=2)
-    client = _client(table)
+    client = TestClient(create_app(table, delay=0.4))
     page = client.get("/seat/2").text
-    assert 'hx-trigger="load delay:0ms"' in page  # the page lets the agent move
+    assert 'hx-trigger="load delay:400ms"' in page  # the page waits, then lets it move
     version = table.version
     decisions = table.game.state.info["decisions"]
     client.post("/seat/2/advance", data={"version": version})
@@ -192,6 +192,15 @@ def test_agents_move_one_at_a_time_when_a_page_asks(era_tables: Any) -> None:
     # A second page asking for the same position gets the new one; the agent moves once.
     client.post("/seat/2/advance", data={"version": version})
     assert table.game.state.info["decisions"] == decisions + 1
+
+
+def test_with_no_delay_agents_move_until_a_person_decides(era_tables: Any) -> None:
+    table = Table(ERA, era_tables, ["greedy", "human"], seed=2)
+    client = _client(table)
+    assert table.agent_to_move()
+    client.post("/seat/2/advance", data={"version": table.version})
+    assert table.game.current_player() == 1
+    assert table.game.state.info["decisions"] > 1
 
 
 def test_a_whole_game_against_an_agent_over_http_ends_on_the_end_screen(

@@ -162,6 +162,8 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
         mode = _mode(fields)
         assert version is not None and index is not None
         table.act(seat, version, index)
+        if delay == 0:  # nothing to watch: the agents answer in the same request
+            await run_in_threadpool(lambda: table.advance(table.version, through=True))
         return fragment(seat, mode)
 
     @_refusals
@@ -170,7 +172,8 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
         fields = await _fields(request)
         version = _whole(fields, "version")
         assert version is not None
-        await run_in_threadpool(table.advance, version)  # a search agent may take a while
+        # A search agent may take a while; with no delay to watch, agents move straight on.
+        await run_in_threadpool(lambda: table.advance(version, through=delay == 0))
         return fragment(seat, _mode(fields))
 
     @_refusals

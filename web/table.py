@@ -88,6 +88,8 @@ class Table:
     seen: dict[int, int] = field(init=False, default_factory=dict)
     """For each seat, the log length when it last moved: its log shows what came since."""
     reload: Reload = field(init=False, default_factory=Reload)
+    stopped: str = field(init=False, default="")
+    """Why the game cannot go on (a rules error), or empty."""
     lock: threading.RLock = field(init=False, default_factory=threading.RLock)
     _mtimes: dict[str, float] = field(init=False, default_factory=dict)
 
@@ -113,6 +115,7 @@ class Table:
                                    else make_agent(name, self.seed + 1 + i, self.tables.raw))
             self.agents += [None] * len(game.state.info.get("automated", []))
             self.seen = {i: len(game.state.log) for i in range(len(self.seats))}
+            self.stopped = ""
             self.version += 1
 
     def humans(self) -> list[int]:
@@ -130,6 +133,13 @@ class Table:
             raise TableError(409, f"the game has moved on since you looked (you saw "
                              f"position {version}, it is now at {self.version}); the table "
                              "shows the new position")
+
+    def _check_going(self) -> None:
+        if self.game.terminal:
+            raise TableError(409, "the game is over: nothing is left to decide")
+        if self.stopped or self.game.current_player() is None:
+            raise TableError(409, "the game stopped on an error in the rules; restart it "
+                             "from the designer view")
 
     # --- what a seat may see ----------------------------------------------------------------
 
@@ -154,6 +164,7 @@ class Table:
                     "actions": actions, "log": log, "waiting_on": waiting_on,
                     "agent_to_move": self.agent_to_move(), "terminal": game.terminal,
                     "result": game.result, "scores": self.scores(),
+                    "stopped": bool(self.stopped),
                     "reload": {"errors": self.reload.errors, "reloads": self.reload.reloads}}
 
     def scores(self) -> list[int] | None:
@@ -180,8 +191,7 @@ class Table:
         with self.lock:
             self._check_version(version)
             game = self.game
-            if game.terminal:
-                raise TableError(409, "the game is over: nothing is left to decide")
+            self._check_going()
             current = game.current_player()
             if current != seat:
                 raise TableError(409, f"it is not your move: Player {(current or 0) + 1} "
@@ -195,19 +205,23 @@ class Table:
             self.seen[seat] = len(game.state.log)
             self._apply(index)
 
-    def advance(self, version: int) -> bool:
-        """Let the agent whose move it is make one move, if ``version`` is still current.
+    def advance(self, version: int, *, through: bool = False) -> bool:
+        """Let the agent whose move it is make one move, if ``version`` is still current;
+        ``through``: every move until a person must decide or the game ends (agents that
+        need not be watched, as with no delay).
 
         Several pages may ask at once; only the first one at a position moves, the others
         see the new position. Returns whether a move was made."""
         with self.lock:
-            if version != self.version or not self.agent_to_move():
+            if version != self.version or not self.agent_to_move() or self.stopped:
                 return False
-            current = self.game.current_player()
-            assert current is not None
-            agent = self.agents[current]
-            assert agent is not None
-            self._apply(agent.choose(self.game))
+            while self.agent_to_move():
+                current = self.game.current_player()
+                assert current is not None
+                agent = self.agents[current]
+                assert agent is not None
+                if not self._apply(agent.choose(self.game)) or not through:
+                    break
             return True
 
     def step(self, version: int, index: int | None) -> None:
@@ -215,8 +229,7 @@ class Table:
         with self.lock:
             self._check_version(version)
             game = self.game
-            if game.terminal:
-                raise TableError(409, "the game is over: nothing is left to decide")
+            self._check_going()
             current = game.current_player()
             assert current is not None
             if index is None:
@@ -231,14 +244,19 @@ class Table:
                 self.seen[current] = len(game.state.log)
             self._apply(index)
 
-    def _apply(self, index: int) -> None:
+    def _apply(self, index: int) -> bool:
+        """Apply one action; a rules error stops the game where it is (the designer view
+        says where) instead of failing the request. Returns whether it went through."""
         try:
             self.game.apply(index)
+            return True
         except StepBudgetExceeded as exc:
-            self.reload.message = f"the game ran out of steps: {exc}"
+            self.stopped = f"the game ran out of steps: {exc}"
         except RulesError as exc:
-            self.reload.message = f"rules error: {exc}"
-        self.version += 1
+            self.stopped = f"rules error: {exc}"
+        finally:
+            self.version += 1
+        return False
 
     # --- saving and loading -------------------------------------------------------------------
 
@@ -344,6 +362,7 @@ class Table:
                         "label": pending["label"]},
                     "actions": actions, "zones": zones, "counters": counters,
                     "flags": flags, "result": game.result, "log_length": len(state.log),
+                    "stopped": self.stopped,
                     "decisions": state.info["decisions"], "steps": state.info["steps"],
                     "reload": {"errors": self.reload.errors, "reloads": self.reload.reloads,
                                "message": self.reload.message},
