@@ -8,6 +8,7 @@ drawn by the printed sheets' template. The designer's fragment is rendered from
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -45,7 +46,7 @@ class Views:
 
     def faces(self) -> FaceRenderer:
         if self._faces is None or self._faces_of is not self.table.tables:
-            raw = dict(self.table.tables.raw)
+            raw = _thaw(self.table.tables.raw)
             self._faces = FaceRenderer(raw, overrides=raw.get("templates") or None)
             self._faces_of = self.table.tables
         return self._faces
@@ -98,6 +99,16 @@ class Views:
         return _ENV.get_template("index.html.j2").render(
             pack=self.table.tables.pack, seats=self.table.seats,
             humans=self.table.humans())
+
+
+def _thaw(value: Any) -> Any:
+    """The runtime's read-only tables as the plain dicts and lists the printing code reads
+    (a mapping proxy is no dict to it, and would print as one)."""
+    if isinstance(value, Mapping):
+        return {key: _thaw(inner) for key, inner in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_thaw(inner) for inner in value]
+    return value
 
 
 def _places(obs: dict[str, Any], labels: dict[str, Any], seat: int) -> dict[str, Any]:
