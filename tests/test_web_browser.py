@@ -141,3 +141,37 @@ def test_a_whole_era_game_by_clicking_against_an_agent(browser: Any, tmp_path: P
     assert clicks > 10  # a whole game, not a short cut
     assert looked[0] > 20
     assert leaks == []
+
+
+def test_the_designer_page_reloads_the_pack_when_a_file_is_saved(
+        browser: Any, tmp_path: Path) -> None:
+    import shutil
+
+    pack = tmp_path / "era"
+    shutil.copytree(ERA, pack)
+    tables, errors = compile_folder(pack)
+    assert tables is not None, errors
+    table = Table(pack, tables, ["human", "greedy"], seed=4)
+    deck = pack / "decks" / "ancient.yaml"
+    text = deck.read_text(encoding="utf-8")
+    with Server(table) as server:
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(f"{server.url}/designer")
+        at = page.locator("#rules-at").inner_text()
+        assert re.fullmatch(r"rules/\w+\.rules:\d+", at)
+        version = page.locator(".designer").get_attribute("data-version")
+        page.locator("#step button.primary").click()  # one step: the position moves on
+        page.wait_for_function("v => document.querySelector('.designer').dataset.version "
+                               "!== v", arg=version)
+        assert table.game.state.info["decisions"] == 1
+        deck.write_text(text.replace('symbols: "harvest - progress"',
+                                     'symbols: "harvest - progres"'), encoding="utf-8")
+        page.wait_for_selector("#diagnostics", timeout=20_000)
+        shown = page.locator("#diagnostics").inner_text()
+        assert "decks/ancient.yaml:" in shown and "error[E131]: unknown symbol 'progres'" in shown
+        deck.write_text(text.replace("name: Storehouse", "name: Granary Hall"), encoding="utf-8")
+        page.wait_for_selector("#reload-note", timeout=20_000)
+        assert page.locator("#diagnostics").count() == 0
+        assert "Granary Hall" in page.content()
+        assert "a new game on the new tables" in page.locator("#reload-note").inner_text()
+        page.screenshot(path=str(tmp_path / "designer.png"), full_page=True)

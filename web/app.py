@@ -148,7 +148,7 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
     @_refusals
     async def seat_table(request: Request) -> Response:
         seat = seat_of(request)
-        table.check_reload()
+        await run_in_threadpool(table.check_reload)  # a recompile takes a second
         seen = request.query_params.get("version")
         if seen is not None and seen == str(table.version):
             return Response(status_code=204)
@@ -203,7 +203,7 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
 
     @_refusals
     async def hotseat_table(request: Request) -> Response:
-        table.check_reload()
+        await run_in_threadpool(table.check_reload)  # a recompile takes a second
         try:
             shown = int(request.query_params.get("seat", "1")) - 1
         except ValueError:
@@ -228,7 +228,7 @@ def create_app(table: Table, *, delay: float = 0.6) -> Starlette:
 
     @_refusals
     async def designer_panel(request: Request) -> Response:
-        table.check_reload()
+        await run_in_threadpool(table.check_reload)  # a recompile takes a second
         if request.query_params.get("version") == str(table.version):
             return Response(status_code=204)
         return HTMLResponse(views.designer_fragment() + _CLEAR_ERROR)

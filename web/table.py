@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from decklore.runtime.agents import Agent, make_agent
-from decklore.runtime.describe import event_text, visible
+from decklore.runtime.describe import event_text
 from decklore.runtime.engine import Game, StepBudgetExceeded
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.state import StateError
@@ -180,9 +180,6 @@ class Table:
     def agent_to_move(self) -> bool:
         current = self.game.current_player()
         return current is not None and self.agents[current] is not None
-
-    def visible_to(self, seat: int | None, card: int) -> bool:
-        return visible(self.game, card, seat)
 
     # --- answers ----------------------------------------------------------------------------
 
@@ -384,14 +381,19 @@ def _card_line(game: Game, card: int) -> str:
 
 def _slot_values(game: Game, per: str, values: list[Any], start: Any) -> list[str]:
     """A counter's or flag's values that differ from its start, each with its holder."""
+    def said(value: Any) -> str:
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return str(value)
+
     if per == "game":
-        return [str(values[0])]
+        return [said(values[0])]
     shown = []
     for slot, value in enumerate(values):
         if value == start:
             continue
         holder = f"Player {slot + 1}" if per == "player" else str(game.rows[slot]["name"])
-        shown.append(f"{holder}: {value}")
+        shown.append(f"{holder}: {said(value)}")
     return shown
 
 
