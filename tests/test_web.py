@@ -37,9 +37,9 @@ def _client(table: Table) -> TestClient:
 
 
 def _hidden_names(table: Table, viewer: int, other: int) -> set[str]:
-    """The names of the other seat's cards ``viewer`` cannot see and cannot know from
-    anything it was shown: no card it sees has that name or names it in its text, and no
-    log line it was given names it."""
+    """The names and ids of the other seat's cards ``viewer`` cannot see and cannot know
+    from anything it was shown: no card it sees has that name or names it in its text, and
+    no log line it was given names it."""
     game = table.game
     known_text = []
     for card in range(len(game.state.cards)):
@@ -55,7 +55,7 @@ def _hidden_names(table: Table, viewer: int, other: int) -> set[str]:
         if row["player"] == other and not visible(game, card, viewer):
             name = str(game.rows[card]["name"])
             if not re.search(rf"\b{re.escape(name)}\b", known):
-                names.add(name)
+                names |= {name, str(game.rows[card]["id"])}  # by name and by id
     return names
 
 

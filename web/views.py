@@ -14,7 +14,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
-from decklore.compiler.printing.faces import FaceRenderer
+from decklore.compiler.printing import FaceRenderer
 from decklore.web.table import Table
 
 _ENV = Environment(loader=PackageLoader("decklore.web", "templates"),
