@@ -344,3 +344,23 @@ def test_serve_checks_its_players(monkeypatch: pytest.MonkeyPatch) -> None:
     result = CliRunner().invoke(cli, ["serve", "era", "--players", "human"])
     assert result.exit_code == 2
     assert "ERA takes 2 to 4 players" in result.output
+
+
+def test_a_reloaded_pack_that_cannot_start_keeps_the_game(era_tables: Any, tmp_path: Path
+                                                          ) -> None:
+    pack = tmp_path / "era"
+    shutil.copytree(ERA, pack)
+    table = Table(pack, era_tables, ["human", "greedy"], seed=2)
+    table.reload_every = 0
+    client = _client(table)
+    client.post("/seat/1/act", data={"version": table.version, "action": 0})
+    game = table.game
+    setup = pack / "rules" / "setup.rules"
+    text = setup.read_text(encoding="utf-8")
+    setup.write_text(text.replace("  set seat_count to count(p in players())\n",
+                                  '  fail "no table today"\n'), encoding="utf-8")
+    panel = client.get("/designer/panel")
+    assert panel.status_code == 200
+    assert "the changed pack cannot start a game: rules/setup.rules:" in panel.text
+    assert "no table today" in panel.text
+    assert table.game is game and table.tables is era_tables and table.reload.reloads == 0

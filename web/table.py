@@ -319,10 +319,16 @@ class Table:
             if tables is None:
                 self.version += 1  # the pages show the diagnostics
                 return True
+            try:  # the new rules may fail at once, or no longer know a deck in play
+                game = Game.new(tables, len(self.seats), self.seed, self.decks)
+            except (RulesError, StateError) as exc:
+                self.reload.errors = f"the changed pack cannot start a game: {exc}"
+                self.version += 1
+                return True
             self.tables = tables
             self.reload.reloads += 1
             self.reload.message = "the pack changed: a new game on the new tables"
-            self.restart()
+            self.restart(game)
             return True
 
     # --- the designer's view ---------------------------------------------------------------
