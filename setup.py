@@ -16,9 +16,10 @@ ROOTS = {
     "schema": "decklore.schema",
     "cards": "decklore.cards",
     "integrations": "decklore.integrations",
+    "web": "decklore.web",
 }
 DATA = ["*.lark", "*.json", "*.yaml", "*.svg", "*.md", "*.rules", "*.html", "*.css", "*.j2",
-        "py.typed"]
+        "*.js", "*.txt", "py.typed"]
 
 packages: list[str] = []
 for folder, name in ROOTS.items():

@@ -823,3 +823,7 @@ _register_play(cli)
 from decklore.balance import register as _register_balance  # noqa: E402
 
 _register_balance(cli)
+
+from decklore.serve import register as _register_serve  # noqa: E402
+
+_register_serve(cli)

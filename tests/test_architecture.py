@@ -23,7 +23,7 @@ FORBIDDEN_IN_RUNTIME = ("yaml", "lark", "jsonschema", "fastjsonschema", "jinja2"
 # --- which part may import which ----------------------------------------------------------
 
 LAYERS = {"cli": "decklore", "compiler": "decklore.compiler", "runtime": "decklore.runtime",
-          "grammar": "decklore.grammar", "schema": "decklore.schema"}
+          "grammar": "decklore.grammar", "schema": "decklore.schema", "web": "decklore.web"}
 """Each source folder and the package it is installed as (setup.py)."""
 
 
@@ -63,7 +63,8 @@ def _is_cli(name: str) -> bool:
     """Whether a name is the CLI's: the CLI is installed as the ``decklore`` package itself."""
     parts = name.split(".")
     return parts[0] == "decklore" and (
-        len(parts) == 1 or parts[1] not in {"compiler", "runtime", "grammar", "schema", "cards"})
+        len(parts) == 1 or parts[1] not in {"compiler", "runtime", "grammar", "schema", "cards",
+                                            "web", "integrations"})
 
 
 def import_errors(module: str, source: str, is_package: bool = False) -> list[str]:
@@ -86,6 +87,9 @@ def import_errors(module: str, source: str, is_package: bool = False) -> list[st
             if _is_under(name, "decklore.runtime") and basename != "scenarios":
                 errors.append(f"{module}:{line}: only the scenario runner may import the "
                               f"runtime ({name})")
+        elif _is_under(module, "decklore.web") and _is_cli(name):
+            # The CLI imports the web table, never the other way.
+            errors.append(f"{module}:{line}: the web table imports the CLI ({name})")
     return errors
 
 
@@ -114,6 +118,8 @@ def test_imports_go_the_allowed_directions(path: Path) -> None:
     ("decklore.compiler.pipeline", "from decklore.runtime.game import Game\n",
      "decklore.compiler.pipeline:1: only the scenario runner may import the runtime "
      "(decklore.runtime.game.Game)"),
+    ("decklore.web.app", "from decklore.play import _decks\n",
+     "decklore.web.app:1: the web table imports the CLI (decklore.play._decks)"),
     ("decklore.compiler.rules.lower", "from ...runtime import game\n",
      "decklore.compiler.rules.lower:1: only the scenario runner may import the runtime "
      "(decklore.runtime.game)"),

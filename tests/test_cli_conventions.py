@@ -70,7 +70,7 @@ def test_reference_test_migrate_and_replay_print_json(in_tmp: Path) -> None:
 PACK_COMMANDS = [["validate"], ["compile", "-o", "t.json"], ["print"], ["build"],
                  ["reference"], ["order"], ["migrate"], ["explain", "era:pyramid"],
                  ["schema", "--pack"], ["play"], ["simulate"], ["test"],
-                 ["new", "mod", "M", "--extends"], ["diff", "era"]]
+                 ["new", "mod", "M", "--extends"], ["diff", "era"], ["serve"]]
 
 
 @pytest.mark.parametrize("command", PACK_COMMANDS, ids=lambda c: c[0])

@@ -38,6 +38,10 @@ def test_wheel_contains_every_data_file(wheel: Path) -> None:
         "decklore/compiler/tools/starter/pack/pack.yaml",
         "decklore/compiler/tools/starter/pack/rules/game.rules",
         "decklore/compiler/printing/templates/_face.html.j2",
+        # The web table's page works offline: htmx and the templates ship in the wheel.
+        "decklore/web/static/htmx.min.js",
+        "decklore/web/static/table.css",
+        "decklore/web/templates/seat.html.j2",
     }
     expected |= {f"decklore/schema/{p.name}" for p in (ROOT / "schema").glob("*.json")}
     expected |= {f"decklore/grammar/{p.name}" for p in (ROOT / "grammar").glob("*.lark")}

@@ -13,6 +13,7 @@ from decklore.compiler import lazy_getattr
 
 if TYPE_CHECKING:
     from decklore.compiler.printing.card_pdf import sheet_pdf
+    from decklore.compiler.printing.faces import FaceRenderer
     from decklore.compiler.printing.layout import BLEEDS, LayoutError
     from decklore.compiler.printing.pdf import PdfError, chromium_path, html_to_pdf
     from decklore.compiler.printing.report import ReportError, render_comparison, render_report
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 _EXPORTS = {
     "sheet_pdf": ("card_pdf", "sheet_pdf"),
+    "FaceRenderer": ("faces", "FaceRenderer"),
     "ReportError": ("report", "ReportError"),
     "render_report": ("report", "render_report"),
     "render_comparison": ("report", "render_comparison"),
@@ -50,6 +52,7 @@ __all__ = [
     "BLEEDS",
     "FORMATS",
     "SHEETS",
+    "FaceRenderer",
     "LayoutError",
     "PdfError",
     "PrintOptions",
