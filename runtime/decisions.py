@@ -14,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import decklore.runtime.parts as pt
 from decklore.runtime.expressions import Env, RulesError, as_list
 from decklore.runtime.frames import Block, Pay, Pick, UntilPass
 from decklore.runtime.program import Stmt
 from decklore.runtime.state import OUT
-from decklore.runtime.statements import block
+from decklore.runtime.statements import Handler, block
 from decklore.runtime.world import short_number
 
 if TYPE_CHECKING:
@@ -28,11 +29,11 @@ MAX_NUMBER_CHOICES = 10_000
 """The most numbers one ``choose number`` may offer: each is an option agents look at."""
 
 
-def s_may(g: Machine, s: Stmt, f: Block) -> None:
+def s_may(g: Machine, s: Stmt[pt.MayParts], f: Block) -> None:
     g.offer("may", s.x["label"], [True, False], s.at)
 
 
-def candidates(g: Machine, x: dict[str, Any], env: Env, exclude: Sequence[Any] = ()
+def candidates(g: Machine, x: pt.ChooseParts, env: Env, exclude: Sequence[Any] = ()
                ) -> list[Any]:
     """The items a choice may take: those of ``items`` that pass ``where`` (and are not
     excluded: cards already picked)."""
@@ -51,7 +52,7 @@ def candidates(g: Machine, x: dict[str, Any], env: Env, exclude: Sequence[Any] =
     return out
 
 
-def s_choose(g: Machine, s: Stmt, f: Block) -> None:
+def s_choose(g: Machine, s: Stmt[pt.ChooseParts], f: Block) -> None:
     x, env = s.x, f.env
     if x["kind"] == "cards":
         sid = int(g.program.blocks[f.block][f.pc])
@@ -74,7 +75,7 @@ def s_choose(g: Machine, s: Stmt, f: Block) -> None:
     g.offer("card", x["label"], options, s.at, choose=x["kind"])
 
 
-def _count_bounds(g: Machine, x: dict[str, Any], env: Env) -> tuple[int, int | None]:
+def _count_bounds(g: Machine, x: pt.ChooseParts, env: Env) -> tuple[int, int | None]:
     if x["count"] is None:
         return 0, None
     kind, n = x["count"][0], x["count"][1](g, env)
@@ -99,7 +100,7 @@ def f_pick(g: Machine, f: Pick) -> None:
     g.offer("cards", x["label"], options, stmt.at, choose="cards", picked=len(picked))
 
 
-def s_choose_number(g: Machine, s: Stmt, f: Block) -> None:
+def s_choose_number(g: Machine, s: Stmt[pt.ChooseNumberParts], f: Block) -> None:
     x, env = s.x, f.env
     low, high = x["low"](g, env), x["high"](g, env)
     if low is not None and high is not None and high - low + 1 > MAX_NUMBER_CHOICES:
@@ -121,7 +122,7 @@ def s_choose_number(g: Machine, s: Stmt, f: Block) -> None:
     g.offer("number", x["label"], numbers, s.at)
 
 
-def s_choose_one(g: Machine, s: Stmt, f: Block) -> None:
+def s_choose_one(g: Machine, s: Stmt[pt.ChooseOneParts], f: Block) -> None:
     env = f.env
     options = [i for i, o in enumerate(s.x["options"])
                if (o["when"] is None or o["when"](g, env))
@@ -132,7 +133,7 @@ def s_choose_one(g: Machine, s: Stmt, f: Block) -> None:
     g.offer("one", s.x["label"], options, s.at)
 
 
-def s_pay(g: Machine, s: Stmt, f: Block) -> None:
+def s_pay(g: Machine, s: Stmt[pt.PayParts], f: Block) -> None:
     sid = int(g.program.blocks[f.block][f.pc])
     f.pc += 1
     amount = s.x["amount"](g, f.env) or 0
@@ -263,6 +264,7 @@ def resolve(g: Machine, pending: dict[str, Any], value: Any) -> None:
         frames.append(block(option["body"], frame.env))
 
 
-HANDLERS = {"may": s_may, "choose": s_choose, "choose_number": s_choose_number,
-            "choose_one": s_choose_one, "pay": s_pay}
+HANDLERS: dict[str, Handler] = {
+    "may": s_may, "choose": s_choose, "choose_number": s_choose_number,
+    "choose_one": s_choose_one, "pay": s_pay}
 """The statements that ask, by kind."""

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import decklore.runtime.parts as pt
 from decklore.runtime.expressions import as_list
 from decklore.runtime.frames import Block, Each, Repeat, UntilPass, While
 from decklore.runtime.program import Stmt
-from decklore.runtime.statements import block
+from decklore.runtime.statements import Handler, block
 
 if TYPE_CHECKING:
     from decklore.runtime.machine import Machine
@@ -24,7 +25,7 @@ def stmt_id(g: Machine, f: Block) -> int:
     return int(g.program.blocks[f.block][f.pc])
 
 
-def s_for_each(g: Machine, s: Stmt, f: Block) -> None:
+def s_for_each(g: Machine, s: Stmt[pt.ForEachParts], f: Block) -> None:
     sid = stmt_id(g, f)
     f.pc += 1
     items = as_list(s.x["items"](g, f.env))
@@ -49,7 +50,7 @@ def f_each(g: Machine, f: Each) -> None:
     g.state.frames.remove(f)
 
 
-def s_repeat(g: Machine, s: Stmt, f: Block) -> None:
+def s_repeat(g: Machine, s: Stmt[pt.RepeatParts], f: Block) -> None:
     sid = stmt_id(g, f)
     f.pc += 1
     times = s.x["times"](g, f.env) or 0
@@ -65,7 +66,7 @@ def f_repeat(g: Machine, f: Repeat) -> None:
     g.state.frames.append(block(g.program.stmts[f.stmt].x["body"], f.env))
 
 
-def s_repeat_while(g: Machine, s: Stmt, f: Block) -> None:
+def s_repeat_while(g: Machine, s: Stmt[pt.WhileParts], f: Block) -> None:
     sid = stmt_id(g, f)
     f.pc += 1
     g.state.frames.append(While(sid, dict(f.env)))
@@ -79,7 +80,7 @@ def f_while(g: Machine, f: While) -> None:
         g.state.frames.pop()
 
 
-def s_repeat_until_pass(g: Machine, s: Stmt, f: Block) -> None:
+def s_repeat_until_pass(g: Machine, s: Stmt[pt.UntilPassParts], f: Block) -> None:
     sid = stmt_id(g, f)
     f.pc += 1
     g.state.frames.append(UntilPass(sid, dict(f.env)))
@@ -96,6 +97,7 @@ def f_until_pass(g: Machine, f: UntilPass) -> None:
     g.offer("again", stmt.x["label"], [True, False], stmt.at)
 
 
-HANDLERS = {"for_each": s_for_each, "repeat": s_repeat, "repeat_while": s_repeat_while,
-            "repeat_until_pass": s_repeat_until_pass}
+HANDLERS: dict[str, Handler] = {
+    "for_each": s_for_each, "repeat": s_repeat, "repeat_while": s_repeat_while,
+    "repeat_until_pass": s_repeat_until_pass}
 """The loop statements, by kind."""

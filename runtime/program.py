@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+import decklore.runtime.parts as pt
 from decklore.runtime import codegen
 from decklore.runtime.builtins import BUILTINS
 from decklore.runtime.codegen import Generated
@@ -29,13 +30,17 @@ _LOOP_SUBJECT: dict[str | None, str] = {"cards": "card", "players": "player"}
 loop's current card or player (the option's label, then the card's name in brackets)."""
 
 
+P = TypeVar("P")
+
+
 @dataclass(slots=True)
-class Stmt:
-    """One statement: what it does, where it is written, and its compiled parts."""
+class Stmt(Generic[P]):
+    """One statement: what it does, where it is written, and its compiled parts (one of
+    the ``TypedDict`` kinds in ``runtime/parts.py``)."""
 
     do: str
     at: str
-    x: dict[str, Any]
+    x: P
 
 
 @dataclass(slots=True)
@@ -124,7 +129,7 @@ class Program:
         self.defines: dict[str, Callable[..., Any]] = {}
         self.compiler = Compiler(self.defines, self.consts, BUILTINS, self.spaced, frozenset(
             name for name, z in self.zones.items() if z["per"] == "player"))
-        self.stmts: list[Stmt] = []
+        self.stmts: list[Stmt[Any]] = []
         self.blocks: list[list[int]] = []
         self.flows: list[Flow] = []
         self._load_consts(rules["consts"])
@@ -278,30 +283,31 @@ class Program:
     def _stmt(self, s: IR) -> int:
         do = s["do"]
         e, opt = self.expr, self._opt
-        x: dict[str, Any] = {}
+        x: Any
         if do == "move":
-            x.update(what=e(s["what"]), to=self.location(s["to"]), facing=s.get("facing"),
-                     position=s.get("position"), depth=self._opt(s.get("depth")))
+            x = pt.MoveParts(what=e(s["what"]), to=self.location(s["to"]),
+                             facing=s.get("facing"), position=s.get("position"),
+                             depth=opt(s.get("depth")))
         elif do == "draw":
-            x.update(count=e(s["count"]), src=self.location(s["from"]),
-                     to=self.location(s["to"]), facing=s.get("facing"))
+            x = pt.DrawParts(count=e(s["count"]), src=self.location(s["from"]),
+                             to=self.location(s["to"]), facing=s.get("facing"))
         elif do == "shuffle":
-            x.update(zone=self.location(s["zone"]))
+            x = pt.ShuffleParts(zone=self.location(s["zone"]))
         elif do == "reveal":
-            x.update(what=e(s["what"]), to=opt(s.get("to")))
+            x = pt.RevealParts(what=e(s["what"]), to=opt(s.get("to")))
         elif do == "destroy":
-            x.update(what=e(s["what"]),
-                     to=self.location(s["to"]) if s.get("to") else None)
+            x = pt.DestroyParts(what=e(s["what"]),
+                                to=self.location(s["to"]) if s.get("to") else None)
         elif do in ("stack", "tuck"):
-            x.update(what=e(s["what"]), onto=e(s["onto"]))
+            x = pt.StackParts(what=e(s["what"]), onto=e(s["onto"]))
         elif do in ("gain", "spend"):
-            x.update(amount=e(s["amount"]), kind=s["kind"], name=s["name"],
-                     of=opt(s.get("of")))
+            x = pt.GainParts(amount=e(s["amount"]), kind=s["kind"], name=s["name"],
+                             of=opt(s.get("of")))
         elif do in ("set", "clear"):
-            x.update(kind=s["kind"], name=s["name"], of=opt(s.get("of")),
-                     value=opt(s.get("value")))
+            x = pt.SetParts(kind=s["kind"], name=s["name"], of=opt(s.get("of")),
+                            value=opt(s.get("value")))
         elif do == "pay":
-            sources = []
+            sources: list[pt.PaySource] = []
             for src in s["sources"]:
                 if "zone" in src:
                     sources.append(("zone", self.location(src["zone"]), src.get("valued")))
@@ -309,46 +315,53 @@ class Program:
                     counter = src["counter"]
                     sources.append(("counter", counter["name"], opt(counter.get("of"))))
             change = s.get("change")
-            x.update(amount=e(s["amount"]), sources=sources,
-                     change=None if change is None else (change["name"], opt(change.get("of"))))
+            x = pt.PayParts(amount=e(s["amount"]), sources=sources,
+                            change=None if change is None else (change["name"],
+                                                                opt(change.get("of"))))
         elif do == "let":
-            x.update(name=s["name"], value=e(s["value"]))
+            x = pt.LetParts(name=s["name"], value=e(s["value"]))
         elif do == "call":
-            x.update(action=s["action"], args=[e(a) for a in s["args"]])
+            x = pt.CallParts(action=s["action"], args=[e(a) for a in s["args"]])
         elif do == "end":
-            x.update(period=s["period"])
+            x = pt.EndParts(period=s["period"])
         elif do in ("fail", "log"):
-            x.update(message=s["message"])
+            x = pt.MessageParts(message=s["message"])
         elif do == "if":
-            x.update(branches=[(e(b["when"]), self.add_body(b["then"])) for b in s["branches"]],
-                     otherwise=None if s.get("else") is None else self.add_body(s["else"]))
+            x = pt.IfParts(branches=[(e(b["when"]), self.add_body(b["then"]))
+                                     for b in s["branches"]],
+                           otherwise=None if s.get("else") is None else self.add_body(s["else"]))
         elif do == "for_each":
-            x.update(var=s["var"], items=e(s["in"]), where=opt(s.get("where")),
-                     body=self.add_body(s["body"]), about=_LOOP_SUBJECT.get(s.get("walks")))
+            x = pt.ForEachParts(var=s["var"], items=e(s["in"]), where=opt(s.get("where")),
+                                body=self.add_body(s["body"]),
+                                about=_LOOP_SUBJECT.get(s.get("walks")))
         elif do == "repeat":
-            x.update(times=e(s["times"]), body=self.add_body(s["body"]))
+            x = pt.RepeatParts(times=e(s["times"]), body=self.add_body(s["body"]))
         elif do == "repeat_while":
-            x.update(cond=e(s["while"]), body=self.add_body(s["body"]))
+            x = pt.WhileParts(cond=e(s["while"]), body=self.add_body(s["body"]))
         elif do == "repeat_until_pass":
-            x.update(label=s.get("label"), cond=opt(s.get("while")), body=self.add_body(s["body"]))
+            x = pt.UntilPassParts(label=s.get("label"), cond=opt(s.get("while")),
+                                  body=self.add_body(s["body"]))
         elif do == "may":
-            x.update(label=s.get("label"), body=self.add_body(s["body"]))
+            x = pt.MayParts(label=s.get("label"), body=self.add_body(s["body"]))
         elif do == "as":
-            x.update(player=e(s["player"]), body=self.add_body(s["body"]))
+            x = pt.AsParts(player=e(s["player"]), body=self.add_body(s["body"]))
         elif do == "choose":
             count = s.get("count")
-            x.update(kind=s["kind"], var=s["var"], items=e(s["from"]), where=opt(s.get("where")),
-                     count=None if count is None else (count["kind"], e(count["n"])),
-                     label=s.get("label"), optional=bool(s.get("optional")),
-                     body=self.add_body(s["body"]))
+            x = pt.ChooseParts(kind=s["kind"], var=s["var"], items=e(s["from"]),
+                               where=opt(s.get("where")),
+                               count=None if count is None else (count["kind"], e(count["n"])),
+                               label=s.get("label"), optional=bool(s.get("optional")),
+                               body=self.add_body(s["body"]))
         elif do == "choose_number":
-            x.update(var=s["var"], low=e(s["low"]), high=e(s["high"]),
-                     where=opt(s.get("where")), label=s.get("label"), body=self.add_body(s["body"]))
+            x = pt.ChooseNumberParts(var=s["var"], low=e(s["low"]), high=e(s["high"]),
+                                     where=opt(s.get("where")), label=s.get("label"),
+                                     body=self.add_body(s["body"]))
         elif do == "choose_one":
-            x.update(label=s.get("label"), options=[
-                {"name": o["name"], "label": o.get("label") or o["name"].replace("_", " "),
-                 "when": opt(o.get("when")), "limit": o.get("limit"),
-                 "body": self.add_body(o["body"]), "at": o.get("at", s["at"])}
+            x = pt.ChooseOneParts(label=s.get("label"), options=[
+                pt.OptionParts(name=o["name"],
+                               label=o.get("label") or o["name"].replace("_", " "),
+                               when=opt(o.get("when")), limit=o.get("limit"),
+                               body=self.add_body(o["body"]), at=o.get("at", s["at"]))
                 for o in s["options"]])
         else:
             raise RulesError(f"the engine does not know the statement '{do}'", s.get("at"))

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import decklore.runtime.parts as pt
 from decklore.runtime.expressions import Env, RulesError, as_list
 from decklore.runtime.frames import Block, Destroy
 from decklore.runtime.program import Stmt
@@ -21,7 +22,7 @@ from decklore.runtime.state import OUT
 if TYPE_CHECKING:
     from decklore.runtime.machine import Machine
 
-Handler = Callable[["Machine", Stmt, Block], None]
+Handler = Callable[["Machine", Stmt[Any], Block], None]
 """A statement handler: the game, the statement, the block frame running it."""
 
 
@@ -38,7 +39,7 @@ def block(body: int, env: Env, var: str | None = None, value: Any = None,
     return frame
 
 
-def s_move(g: Machine, s: Stmt, f: Block) -> None:
+def s_move(g: Machine, s: Stmt[pt.MoveParts], f: Block) -> None:
     x, env = s.x, f.env
     f.pc += 1
     cards = as_list(x["what"](g, env))
@@ -46,7 +47,7 @@ def s_move(g: Machine, s: Stmt, f: Block) -> None:
     face = None if x["facing"] is None else x["facing"] == "up"
     top = None if x["position"] is None else x["position"] == "top"
     if x["position"] == "depth":  # the first card under N cards, the next one under it...
-        depth = x["depth"](g, env)
+        depth = x["depth"](g, env) if x["depth"] is not None else None
         if type(depth) is not int or depth < 0:
             raise RulesError(f"a card cannot go under {depth!r} cards: a depth is a whole "
                              "number from 0 (the top)")
@@ -57,7 +58,7 @@ def s_move(g: Machine, s: Stmt, f: Block) -> None:
         g.move(card, zone, player, top=top, face_up=face)
 
 
-def s_draw(g: Machine, s: Stmt, f: Block) -> None:
+def s_draw(g: Machine, s: Stmt[pt.DrawParts], f: Block) -> None:
     x, env = s.x, f.env
     f.pc += 1
     count = x["count"](g, env) or 0
@@ -79,20 +80,20 @@ def s_draw(g: Machine, s: Stmt, f: Block) -> None:
         g.fire("drawn", [card])
 
 
-def s_shuffle(g: Machine, s: Stmt, f: Block) -> None:
+def s_shuffle(g: Machine, s: Stmt[pt.ShuffleParts], f: Block) -> None:
     f.pc += 1
     zone, player = s.x["zone"](g, f.env)
     g.shuffle(zone, player)
 
 
-def s_reveal(g: Machine, s: Stmt, f: Block) -> None:
+def s_reveal(g: Machine, s: Stmt[pt.RevealParts], f: Block) -> None:
     f.pc += 1
     to = s.x["to"](g, f.env) if s.x["to"] else None
     for card in as_list(s.x["what"](g, f.env)):
         g.reveal(card, to)
 
 
-def s_destroy(g: Machine, s: Stmt, f: Block) -> None:
+def s_destroy(g: Machine, s: Stmt[pt.DestroyParts], f: Block) -> None:
     """Destroyed cards stay until their ``destroyed`` triggers have run (a trigger may still
     read them where they lie), then go out of the game or where the statement says."""
     x, env = s.x, f.env
@@ -112,7 +113,7 @@ def f_destroy(g: Machine, f: Destroy) -> None:
         g.move(card, zone, player, face_up=True)
 
 
-def s_stack(g: Machine, s: Stmt, f: Block) -> None:
+def s_stack(g: Machine, s: Stmt[pt.StackParts], f: Block) -> None:
     f.pc += 1
     onto = s.x["onto"](g, f.env)
     for card in as_list(s.x["what"](g, f.env)):
@@ -122,7 +123,7 @@ def s_stack(g: Machine, s: Stmt, f: Block) -> None:
             g.tuck(card, onto)
 
 
-def _owner(g: Machine, x: dict[str, Any], env: Env) -> Any:
+def _owner(g: Machine, x: pt.GainParts | pt.SetParts, env: Env) -> Any:
     """Whose counter or flag a statement changes: None means the default owner."""
     if x["of"] is None:
         return None
@@ -133,7 +134,7 @@ def _owner(g: Machine, x: dict[str, Any], env: Env) -> Any:
     return of
 
 
-def s_gain(g: Machine, s: Stmt, f: Block) -> None:
+def s_gain(g: Machine, s: Stmt[pt.GainParts], f: Block) -> None:
     x, env = s.x, f.env
     f.pc += 1
     amount = x["amount"](g, env) or 0
@@ -142,7 +143,7 @@ def s_gain(g: Machine, s: Stmt, f: Block) -> None:
     g.change_counter(x["name"], of, value + amount if s.do == "gain" else value - amount)
 
 
-def s_set(g: Machine, s: Stmt, f: Block) -> None:
+def s_set(g: Machine, s: Stmt[pt.SetParts], f: Block) -> None:
     x, env = s.x, f.env
     f.pc += 1
     of = _owner(g, x, env)
@@ -154,13 +155,13 @@ def s_set(g: Machine, s: Stmt, f: Block) -> None:
         g.change_counter(x["name"], of, g.program.counters[x["name"]]["start"])
 
 
-def s_let(g: Machine, s: Stmt, f: Block) -> None:
+def s_let(g: Machine, s: Stmt[pt.LetParts], f: Block) -> None:
     f.pc += 1
     value = s.x["value"](g, f.env)
     f.env[s.x["name"]] = list(value) if isinstance(value, list) else value
 
 
-def s_call(g: Machine, s: Stmt, f: Block) -> None:
+def s_call(g: Machine, s: Stmt[pt.CallParts], f: Block) -> None:
     """Run an action's body with its arguments, unless its use limit is spent (logged)."""
     x, env = s.x, f.env
     f.pc += 1
@@ -176,21 +177,21 @@ def s_call(g: Machine, s: Stmt, f: Block) -> None:
                                 dict(zip(action["params"], args, strict=True))))
 
 
-def s_end(g: Machine, s: Stmt, f: Block) -> None:
+def s_end(g: Machine, s: Stmt[pt.EndParts], f: Block) -> None:
     f.pc += 1
     g.end_period(s.x["period"])
 
 
-def s_fail(g: Machine, s: Stmt, f: Block) -> None:
+def s_fail(g: Machine, s: Stmt[pt.MessageParts], f: Block) -> None:
     raise RulesError(s.x["message"], s.at)
 
 
-def s_log(g: Machine, s: Stmt, f: Block) -> None:
+def s_log(g: Machine, s: Stmt[pt.MessageParts], f: Block) -> None:
     f.pc += 1
     g.log_event("say", s.x["message"])
 
 
-def s_if(g: Machine, s: Stmt, f: Block) -> None:
+def s_if(g: Machine, s: Stmt[pt.IfParts], f: Block) -> None:
     env = f.env
     f.pc += 1
     for cond, then in s.x["branches"]:
@@ -201,7 +202,7 @@ def s_if(g: Machine, s: Stmt, f: Block) -> None:
         g.state.frames.append(block(s.x["otherwise"], env))
 
 
-def s_as(g: Machine, s: Stmt, f: Block) -> None:
+def s_as(g: Machine, s: Stmt[pt.AsParts], f: Block) -> None:
     """Hand the decisions of the body to the named player."""
     f.pc += 1
     player = s.x["player"](g, f.env)
