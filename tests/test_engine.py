@@ -334,6 +334,23 @@ win p when p.points >= 5
     assert game.state.counters["points"] == [5, 2]
 
 
+def test_depth_of_counts_the_cards_above(tmp_path: Path) -> None:
+    """A row filled from one end: the cards placed after a card are the ones above it."""
+    game = play(tmp_path, """
+setup:
+  for each p in players():
+    draw 3 from draw(p) to used(p) face up
+round:
+  turn:
+    choose card c from used(me) where depth_of(c) = 2 "Card to count":
+      gain depth_of(c) + depth_of(top_card(used(me))) points
+      move c to hand(me)
+      gain depth_of(top_card(bottom(used(me), 1))) points
+win p when p.points >= 3
+""")
+    assert game.terminal and game.state.counters["points"][0] == 3  # 2 + 0, then 1
+
+
 def test_until_moved_marks_leave_with_the_card(tmp_path: Path) -> None:
     game = play(tmp_path, """
 counter tokens: per_card, min 0, until moved
