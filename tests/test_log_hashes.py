@@ -45,6 +45,8 @@ CASES: list[Case] = [
     ("era-of-kingdoms-trade-route", 3, 2, None, "random", 4000),
     ("renaissance", 2, 1, None, "random", 4000),
     ("renaissance", 2, 2, None, "random", 4000),
+    ("rise-of-empires", 2, 1, None, "random", 8000),
+    ("rise-of-empires", 3, 2, None, "greedy", 10000),
     ("uno", 2, 1, None, "random", 20000),
     ("uno", 3, 2, None, "random", 20000),
     ("uno", 4, 3, None, "random", 20000),
@@ -87,6 +89,10 @@ PINNED: dict[str, str] = {
         "47ef0a7485189081c16a3cc3e0131df9eb3e6d768164b1f18307bf746781f415",
     "renaissance-2p-seed2-default-random":
         "5a18aa93ff6eb87ad93e5d6cd558aa5403572b850d410270eeedf0117e75a574",
+    "rise-of-empires-2p-seed1-default-random":
+        "5fc778c6f8081a0739be644242b5276663d0ba06ac8f0ef1df11b6c7e259dbc4",
+    "rise-of-empires-3p-seed2-default-greedy":
+        "0eedbe69acac5c885a314f536aaa5384224f85a23c4ec3e8eee82b50dcd0f687",
     "uno-2p-seed1-default-random":
         "33756348eedb4e8a55b890ee4763dbbba8b908b529ba007efa0463ed54327a5e",
     "uno-3p-seed2-default-random":
