@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from decklore.runtime.builtins import BUILTINS
+from decklore.runtime.card_refs import card_list_fields
 from decklore.runtime.expressions import Compiler, Env, Expr, RulesError
 from decklore.runtime.reads import OUT as OUT_TAG
 from decklore.runtime.reads import Reads, zone_tag
@@ -121,7 +122,10 @@ class Program:
         self.consts: dict[str, Any] = {}
         self.defines: dict[str, Callable[..., Any]] = {}
         self.compiler = Compiler(self.defines, self.consts, BUILTINS, self.spaced, frozenset(
-            name for name, z in self.zones.items() if z["per"] == "player"))
+            name for name, z in self.zones.items() if z["per"] == "player"),
+            card_list_fields(tables.raw["card_fields"]))
+        self.copies_by_layout: dict[tuple[int, tuple[str, ...]], dict[str, list[int]]] = {}
+        """Each card id's copies, per game layout (see ``card_refs``)."""
         self.stmts: list[Stmt] = []
         self.blocks: list[list[int]] = []
         self.flows: list[Flow] = []

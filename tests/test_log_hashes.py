@@ -90,9 +90,9 @@ PINNED: dict[str, str] = {
     "renaissance-2p-seed2-default-random":
         "5a18aa93ff6eb87ad93e5d6cd558aa5403572b850d410270eeedf0117e75a574",
     "rise-of-empires-2p-seed1-default-random":
-        "5fc778c6f8081a0739be644242b5276663d0ba06ac8f0ef1df11b6c7e259dbc4",
+        "7195495135c51418d14745890d4abbeaea03ac01a50ae98611a9b418230bc4ac",
     "rise-of-empires-3p-seed2-default-greedy":
-        "0eedbe69acac5c885a314f536aaa5384224f85a23c4ec3e8eee82b50dcd0f687",
+        "72ec6752dc0df78b43213c1a39d5dc7a7dfe85fbe671e15b146c9fb76175c9c7",
     "uno-2p-seed1-default-random":
         "33756348eedb4e8a55b890ee4763dbbba8b908b529ba007efa0463ed54327a5e",
     "uno-3p-seed2-default-random":
