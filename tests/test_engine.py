@@ -363,8 +363,8 @@ def test_a_field_naming_cards_reads_as_their_copies(tmp_path: Path) -> None:
         "  allies: {type: cards, description: Cards it fights beside.}")
         + "rules:\n  - rules/game.rules\n")
     one = pack / "decks" / "one.yaml"
-    one.write_text(one.read_text().replace("    upgrades_from: squire",
-                                           "    upgrades_from: squire\n    allies: [smith, squire]"))
+    one.write_text(one.read_text().replace(
+        "    upgrades_from: squire", "    upgrades_from: squire\n    allies: [smith, squire]"))
     (pack / "rules").mkdir()
     (pack / "rules" / "game.rules").write_text(STATE + """
 setup:
