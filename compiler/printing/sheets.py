@@ -155,7 +155,9 @@ def card_view(card: dict[str, Any], tables: dict[str, Any], icons: _Icons) -> di
         # A value the card leaves at its default (no food needed, 0 VP) says nothing.
         if value not in (None, False, "", []) and spec["name"] not in hidden \
                 and value != spec.get("default"):
-            footer.append({"label": spec["label"], "value": _plain(value, icons)})
+            shown = _card_names(value, tables) if spec.get("type") == "cards" \
+                else _plain(value, icons)
+            footer.append({"label": spec["label"], "value": shown})
     entries = card["symbols"]
     return {
         "id": card["id"],
@@ -187,6 +189,12 @@ def card_view(card: dict[str, Any], tables: dict[str, Any], icons: _Icons) -> di
         "slot_labels": {face: specs[0]["label"] for face, specs in slots.items()
                         if specs and specs[0].get("label")},
     }
+
+
+def _card_names(ids: list[str], tables: dict[str, Any]) -> str:
+    """A field naming other cards, as players read it: their names."""
+    names = {c["id"]: c["name"] for c in tables["cards"]}
+    return ", ".join(names.get(i, i) for i in ids)
 
 
 def _plain(value: Any, icons: _Icons) -> str:
