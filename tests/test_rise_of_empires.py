@@ -65,7 +65,8 @@ def test_greedy_games_end_cleanly() -> None:
 
 
 @pytest.mark.parametrize(("sheet", "fmt"), [
-    ("cards", "html"), ("list", "md"), ("reference", "md"), ("guide", "md")])
+    ("cards", "html"), ("list", "md"), ("list", "csv"), ("reference", "md"), ("guide", "md"),
+    ("legend", "md")])
 def test_the_sheets_print(sheet: str, fmt: str) -> None:
     """Every sheet renders; the reference names the phases of a game turn in plain words."""
     text = render(empires().raw, sheet, fmt, PrintOptions())

@@ -198,6 +198,8 @@ def _card_names(ids: list[str], tables: dict[str, Any]) -> str:
 
 
 def _plain(value: Any, icons: _Icons) -> str:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return ", ".join(v.split(":", 1)[-1] for v in value)  # a field naming cards: ids
     if isinstance(value, list):
         return ", ".join(f"{e['count']} {icons.name(e['symbol'])}" for e in value)
     if isinstance(value, dict) and "symbol" in value:
