@@ -90,9 +90,9 @@ PINNED: dict[str, str] = {
     "renaissance-2p-seed2-default-random":
         "5a18aa93ff6eb87ad93e5d6cd558aa5403572b850d410270eeedf0117e75a574",
     "rise-of-empires-2p-seed1-default-random":
-        "4bb7937e2a4c3eee81e079b5cad226f481538ef9190cfc4c6912555b0a0c189b",
+        "f9ecdd97af8b191cba053a69bef5f2f16c9f775ea000e066a1c2ee82811e3e25",
     "rise-of-empires-3p-seed2-default-greedy":
-        "3b957d2d6f059951b70a6e14c9c220266c368926ffaaeebe8669d18af9336d55",
+        "8f831f6784651a68cce3629a385365746d9d7a3581ef8c3137825ed03215e2b7",
     "uno-2p-seed1-default-random":
         "33756348eedb4e8a55b890ee4763dbbba8b908b529ba007efa0463ed54327a5e",
     "uno-3p-seed2-default-random":
