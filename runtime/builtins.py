@@ -118,6 +118,15 @@ def space_of(g: World, c: int | None) -> int | None:
     return None if spec is None else spec.get("space")
 
 
+def depth_of(g: World, c: int | None) -> int | None:
+    """How many cards lie above ``c`` in its zone: a row filled from one end reads a card's
+    place in it (the discs to its left, the cards on top of it) without a counter."""
+    if c is None:
+        return None
+    zone, player = g.location(c)
+    return g.zone_cards(zone, player).index(c)
+
+
 def cards_of(g: World, p: int) -> list[int]:
     return [i for i, card in enumerate(g.state.cards) if card["owner"] == p]
 
@@ -227,7 +236,8 @@ BUILTINS: dict[str, Callable[..., Any]] = {
     "controller": controller, "automated": automated, "size": size, "top": top, "bottom": bottom,
     "top_card": top_card, "units": units, "stack_of": stack_of, "top_of": top_of,
     "stack_size": stack_size,
-    "tucked": tucked, "zone_of": zone_of, "space_of": space_of, "cards_of": cards_of,
+    "tucked": tucked, "zone_of": zone_of, "space_of": space_of, "depth_of": depth_of,
+    "cards_of": cards_of,
     "same_name": same_name,
     "has_tag": has_tag, "is_face_up": is_face_up, "symbols": symbols,
     "symbols_on": symbols_on, "printed": printed, "matched": matched,

@@ -42,6 +42,7 @@ from types import CodeType
 from typing import TYPE_CHECKING, Any
 
 from decklore.runtime.builtins import BUILTINS
+from decklore.runtime.card_refs import copies_of
 from decklore.runtime.expressions import (
     Compiler,
     Expr,
@@ -312,6 +313,8 @@ class _Writer:
             if key is None:
                 return None
             card, first = self.hold(e(node["of"], scope))
+            if node["name"] in self.program.compiler.card_lists:  # a field listing cards
+                return f"([] if {first} is None else COPIES(g, g.rows[{card}].get({key})))"
             return f"(None if {first} is None else g.rows[{card}].get({key}))"
         if op in ("counter", "flag"):
             return self.mark(node, scope)
@@ -543,7 +546,7 @@ _HELPERS: dict[str, Any] = {
     "MAX_OF": _most, "NUMBER": _number, "AS_LIST": as_list, "ITEMS": _items, "DIVIDE": _divide,
     "CARDS_OF_PLAYERS": _cards_of_players, "ALL_SPACES": _all_spaces,
     "PLAYER_SPACES": _player_spaces, "ONE_SPACE": _one_space,
-    "UNBOUND": _unbound, "ENDLESS": _endless, "UNSET": _UNSET,
+    "UNBOUND": _unbound, "ENDLESS": _endless, "UNSET": _UNSET, "COPIES": copies_of,
     **{f"ORDER_{op}": _order(op) for op in ("lt", "le", "gt", "ge")},
 }
 """Every name generated code may use besides its own functions and the rules' builtins."""

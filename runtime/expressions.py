@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from decklore.runtime.card_refs import copies_of
+
 if TYPE_CHECKING:
     from decklore.runtime.world import World
 
@@ -83,8 +85,11 @@ class Compiler:
     def __init__(self, defines: dict[str, Callable[..., Any]], consts: dict[str, Any],
                  builtins: Mapping[str, Callable[..., Any]],
                  spaced: Mapping[str, list[str]] | None = None,
-                 per_player: frozenset[str] = frozenset()) -> None:
+                 per_player: frozenset[str] = frozenset(),
+                 card_lists: frozenset[str] = frozenset()) -> None:
         self.spaced = dict(spaced or {})
+        self.card_lists = card_lists
+        """Card fields that name other cards: read as this game's copies of them."""
         self.per_player = per_player
         """Zones each player has one of: read by seat without asking the game."""
         self.defines = defines
@@ -142,6 +147,11 @@ class Compiler:
         if op == "field":
             name = node["name"]
             of = self.expr(node["of"])
+            if name in self.card_lists:
+                def named_cards(g: World, env: Env) -> Any:
+                    card = of(g, env)
+                    return [] if card is None else copies_of(g, g.rows[card].get(name))
+                return named_cards
 
             def field(g: World, env: Env) -> Any:
                 card = of(g, env)

@@ -16,6 +16,7 @@ from typing import Any, Generic, TypeVar
 import decklore.runtime.parts as pt
 from decklore.runtime import codegen
 from decklore.runtime.builtins import BUILTINS
+from decklore.runtime.card_refs import card_list_fields
 from decklore.runtime.codegen import Generated
 from decklore.runtime.expressions import Compiler, Env, Expr, RulesError
 from decklore.runtime.reads import OUT as OUT_TAG
@@ -128,7 +129,10 @@ class Program:
         self.consts: dict[str, Any] = {}
         self.defines: dict[str, Callable[..., Any]] = {}
         self.compiler = Compiler(self.defines, self.consts, BUILTINS, self.spaced, frozenset(
-            name for name, z in self.zones.items() if z["per"] == "player"))
+            name for name, z in self.zones.items() if z["per"] == "player"),
+            card_list_fields(tables.raw["card_fields"]))
+        self.copies_by_layout: dict[tuple[int, tuple[str, ...]], dict[str, list[int]]] = {}
+        """Each card id's copies, per game layout (see ``card_refs``)."""
         self.stmts: list[Stmt[Any]] = []
         self.blocks: list[list[int]] = []
         self.flows: list[Flow] = []

@@ -764,6 +764,20 @@ mini/decks/one.yaml:21:20: error[E138]: no card 'mini:squir' in the pack
         id="E138-unknown-card",
     ),
     pytest.param(
+        {**pack(("  lore: {type: text, description: Extra words.}",
+                 "  lore: {type: text, description: Extra words.}\n"
+                 "  allies: {type: cards, description: Cards it fights beside.}")),
+         **deck(("    upgrades_from: squire", "    upgrades_from: squire\n"
+                                              "    allies: [squire, smiht]"))},
+        """\
+mini/decks/one.yaml:22:22: error[E138]: no card 'mini:smiht' in the pack
+  22 |     allies: [squire, smiht]
+     |                      ^^^^^
+  hint: did you mean 'mini:smith'?
+1 error.""",
+        id="E138-unknown-card-in-a-list",
+    ),
+    pytest.param(
         pack(("icons/coin.svg", "icons/coins.svg")),
         """\
 mini/pack.yaml:9:50: error[E140]: file 'icons/coins.svg' does not exist

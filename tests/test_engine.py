@@ -334,6 +334,59 @@ win p when p.points >= 5
     assert game.state.counters["points"] == [5, 2]
 
 
+def test_depth_of_counts_the_cards_above(tmp_path: Path) -> None:
+    """A row filled from one end: the cards placed after a card are the ones above it."""
+    game = play(tmp_path, """
+setup:
+  for each p in players():
+    draw 3 from draw(p) to used(p) face up
+round:
+  turn:
+    choose card c from used(me) where depth_of(c) = 2 "Card to count":
+      gain depth_of(c) + depth_of(top_card(used(me))) points
+      move c to hand(me)
+      gain depth_of(top_card(bottom(used(me), 1))) points
+win p when p.points >= 3
+""")
+    assert game.terminal and game.state.counters["points"][0] == 3  # 2 + 0, then 1
+
+
+def test_a_field_naming_cards_reads_as_their_copies(tmp_path: Path) -> None:
+    """A ``type: cards`` field (a map's neighbours, say) is a collection of the copies of the
+    cards it names: countable, searchable and comparable like a zone's cards."""
+    pack = tmp_path / "mini"
+    shutil.copytree(MINI, pack)
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text().replace(
+        "  lore: {type: text, description: Extra words.}",
+        "  lore: {type: text, description: Extra words.}\n"
+        "  allies: {type: cards, description: Cards it fights beside.}")
+        + "rules:\n  - rules/game.rules\n")
+    one = pack / "decks" / "one.yaml"
+    one.write_text(one.read_text().replace(
+        "    upgrades_from: squire", "    upgrades_from: squire\n    allies: [smith, squire]"))
+    (pack / "rules").mkdir()
+    (pack / "rules" / "game.rules").write_text(STATE + """
+setup:
+  for each p in players():
+    draw 20 from draw(p) to table(p) face up
+round:
+  turn:
+    for each k in table(me) where count(a in k.allies) > 0:
+      gain count(a in k.allies) points
+      gain count(c in table(me) where any(a in k.allies where a = c)) gold
+    end game
+""")
+    tables = loads_tables(compile_pack(pack).data)
+    game = Game.new(tables, 2, 1)
+    named = [i for i, c in enumerate(game.state.cards)
+             if c["card"] in ("mini:smith", "mini:squire")]
+    assert game.terminal and game.state.counters["points"][0] == len(named)
+    # the player's own copies among them, found by comparing cards
+    assert game.state.counters["gold"][0] == len([i for i in named
+                                                  if game.state.cards[i]["player"] == 0])
+
+
 def test_until_moved_marks_leave_with_the_card(tmp_path: Path) -> None:
     game = play(tmp_path, """
 counter tokens: per_card, min 0, until moved

@@ -45,6 +45,8 @@ CASES: list[Case] = [
     ("era-of-kingdoms-trade-route", 3, 2, None, "random", 4000),
     ("renaissance", 2, 1, None, "random", 4000),
     ("renaissance", 2, 2, None, "random", 4000),
+    ("rise-of-empires", 2, 1, None, "random", 8000),
+    ("rise-of-empires", 3, 2, None, "greedy", 10000),
     ("uno", 2, 1, None, "random", 20000),
     ("uno", 3, 2, None, "random", 20000),
     ("uno", 4, 3, None, "random", 20000),
@@ -87,6 +89,10 @@ PINNED: dict[str, str] = {
         "47ef0a7485189081c16a3cc3e0131df9eb3e6d768164b1f18307bf746781f415",
     "renaissance-2p-seed2-default-random":
         "5a18aa93ff6eb87ad93e5d6cd558aa5403572b850d410270eeedf0117e75a574",
+    "rise-of-empires-2p-seed1-default-random":
+        "f9ecdd97af8b191cba053a69bef5f2f16c9f775ea000e066a1c2ee82811e3e25",
+    "rise-of-empires-3p-seed2-default-greedy":
+        "8f831f6784651a68cce3629a385365746d9d7a3581ef8c3137825ed03215e2b7",
     "uno-2p-seed1-default-random":
         "33756348eedb4e8a55b890ee4763dbbba8b908b529ba007efa0463ed54327a5e",
     "uno-3p-seed2-default-random":

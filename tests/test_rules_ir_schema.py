@@ -38,7 +38,7 @@ def _errors(rules: Any) -> list[str]:
 
 def test_the_bundled_packs_are_the_four_we_mean() -> None:
     assert BUNDLED == ["era", "era-deck-race", "era-of-kingdoms", "era-of-kingdoms-trade-route",
-                       "renaissance"]
+                       "renaissance", "rise-of-empires"]
 
 
 def test_schema_is_valid_2020_12() -> None:

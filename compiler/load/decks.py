@@ -49,6 +49,10 @@ class Uses:
     card_refs: list[tuple[str, Span]] = field(default_factory=list)
 
 
+CARD_REF = "^([a-z][a-z0-9_-]{0,39}:)?[a-z][a-z0-9_-]{0,59}$"
+"""A card id, short or qualified by its pack."""
+
+
 def card_schema(manifest: Manifest) -> dict[str, Any]:
     """The deck schema closed over this pack's card kinds and declared fields."""
     schema = load_schema("deck")
@@ -81,8 +85,10 @@ def _field_schema(fdef: FieldDef) -> dict[str, Any]:
     elif kind == "lock":
         out.update(type=["string", "null"], pattern="^[A-Z]$")
     elif kind == "card":
-        out.update(type=["string", "null"],
-                   pattern="^([a-z][a-z0-9_-]{0,39}:)?[a-z][a-z0-9_-]{0,59}$")
+        out.update(type=["string", "null"], pattern=CARD_REF)
+    elif kind == "cards":
+        out.update(type=["array", "null"], items={"type": "string", "pattern": CARD_REF},
+                   maxItems=100, uniqueItems=True)
     else:  # text, symbols, symbol_value
         out.update(type=["string", "null"], maxLength=2000 if kind == "text" else 500)
     return out
@@ -266,6 +272,8 @@ class DeckCompiler:
                 elif fdef.type == "card":
                     out[key] = self.m.qualify(value)
                     self.uses.card_refs.append((out[key], changes.value_span(key)))
+                elif fdef.type == "cards":
+                    out[key] = self._card_list(value, changes.value_span(key))
                 else:
                     out[key] = value
             else:
@@ -291,7 +299,7 @@ class DeckCompiler:
                 value = values.get(value)
                 if value is None:
                     return None
-            elif fdef.type == "card" or fdef.type == "symbols":
+            elif fdef.type in ("card", "cards", "symbols"):
                 return None
             row[fdef.name] = value
         if symbols and symbols[-1]["per_stacked"] and (
@@ -300,6 +308,14 @@ class DeckCompiler:
             return None
         self._note_locks(raw, symbols)
         return row
+
+    def _card_list(self, value: list[str], span: Span) -> list[str]:
+        """A field naming other cards: each id qualified, and checked later where written."""
+        out = [self.m.qualify(v) for v in value]
+        for i, ref in enumerate(out):
+            here = value.item_span(i) if isinstance(value, LocatedList) else None
+            self.uses.card_refs.append((ref, here or span))
+        return out
 
     def _core(self, raw: LocatedDict, deck: str, file: str, line: int,
               symbols: list[dict[str, Any]], text: str) -> dict[str, Any]:
@@ -339,6 +355,8 @@ class DeckCompiler:
             elif fdef.type == "card":
                 value = self.m.qualify(value)
                 self.uses.card_refs.append((value, span))
+            elif fdef.type == "cards":
+                value = self._card_list(value, span)
             row[fdef.name] = value
         if symbols and symbols[-1]["per_stacked"] and (
             self.stack_cost is None or row.get(self.stack_cost) is None

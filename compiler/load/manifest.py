@@ -19,7 +19,8 @@ from decklore.schema import load_schema
 
 FORMAT_VERSION = 1
 CORE_CARD_FIELDS = ("id", "name", "kind", "copies", "unique", "symbols", "text", "flavor", "tags")
-FIELD_TYPES = ("int", "bool", "text", "enum", "lock", "symbols", "symbol_value", "card")
+FIELD_TYPES = ("int", "bool", "text", "enum", "lock", "symbols", "symbol_value", "card",
+               "cards")
 DEFAULT_INT_RANGE = (-1_000_000, 1_000_000)
 
 

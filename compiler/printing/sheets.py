@@ -155,7 +155,9 @@ def card_view(card: dict[str, Any], tables: dict[str, Any], icons: _Icons) -> di
         # A value the card leaves at its default (no food needed, 0 VP) says nothing.
         if value not in (None, False, "", []) and spec["name"] not in hidden \
                 and value != spec.get("default"):
-            footer.append({"label": spec["label"], "value": _plain(value, icons)})
+            shown = _card_names(value, tables) if spec.get("type") == "cards" \
+                else _plain(value, icons)
+            footer.append({"label": spec["label"], "value": shown})
     entries = card["symbols"]
     return {
         "id": card["id"],
@@ -189,7 +191,15 @@ def card_view(card: dict[str, Any], tables: dict[str, Any], icons: _Icons) -> di
     }
 
 
+def _card_names(ids: list[str], tables: dict[str, Any]) -> str:
+    """A field naming other cards, as players read it: their names."""
+    names = {c["id"]: c["name"] for c in tables["cards"]}
+    return ", ".join(names.get(i, i) for i in ids)
+
+
 def _plain(value: Any, icons: _Icons) -> str:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return ", ".join(v.split(":", 1)[-1] for v in value)  # a field naming cards: ids
     if isinstance(value, list):
         return ", ".join(f"{e['count']} {icons.name(e['symbol'])}" for e in value)
     if isinstance(value, dict) and "symbol" in value:

@@ -77,6 +77,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("space_of", ("card",), "number",
             "The number of the space the card is in, in a zone of numbered spaces (none "
             "elsewhere).", "the space of {0}"),
+    Builtin("depth_of", ("card",), "number",
+            "How many cards lie above the card in its zone: 0 for the top card (the inverse "
+            "of move ... at depth); none for no card.", "the number of cards above {0}"),
     Builtin("cards_of", ("player",), "cards",
             "Every card the player owns, wherever it is (destroyed cards included).",
             "every card of {0}"),

@@ -20,7 +20,8 @@ from decklore.compiler.rules import nodes as n
 
 IR = dict[str, Any]
 FIELD_TYPES = {"int": "number", "bool": "bool", "text": "text", "enum": "text", "lock": "lock",
-               "symbols": "any", "symbol_value": "value", "card": "card"}
+               "symbols": "any", "symbol_value": "value", "card": "card",
+               "cards": "cards"}
 VALUE_MEMBERS = {"symbol": "symbol", "value": "number", "per_stacked": "number"}
 COLLECTIONS = {"cards": "card", "zone": "card", "players": "player"}
 WALKS = {"cards": "cards", "zone": "cards", "players": "players"}

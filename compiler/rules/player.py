@@ -488,6 +488,7 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
     phases: list[PlayerSection] = []
     notes: list[str] = []
     turn_title, turn_order = "Your turn", ""
+    round_ends: list[PlayerSection] = []
     for flow in _flows(rules["flow"]):
         notes += [english.fill(n) for n in flow.get("notes") or [] if flow["kind"] not in
                   ("phase", "step")]
@@ -497,6 +498,16 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
             said = [english.fill(str(text)) for text in flow.get("says") or []]
             turn_order = " ".join(said) if said else \
                 f"Take turns: {english.expr(flow['order'])}."
+        if flow["kind"] == "round":
+            # A round's hooks are the table's own phases around the players' turns (new
+            # tiles before, food and scoring after): each is a section of its own.
+            for hook, title, into in (("start", "At the start of each round", phases),
+                                      ("end", "At the end of each round", round_ends)):
+                steps = english.steps(flow.get(hook) or [])
+                if steps:
+                    into.append(PlayerSection(title, steps, kind="phase",
+                                              automatic=not asks(flow.get(hook),
+                                                                 rules["actions"])))
         elif flow["kind"] == "turn":
             turn_title = _title(str(flow["label"]))
             start = english.steps(flow.get("start") or [])
@@ -517,6 +528,7 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
                 phases.append(PlayerSection("At the end of your turn", end, kind="phase",
                                             automatic=not asks(flow.get("end"),
                                                                rules["actions"])))
+    phases += round_ends
     actions = []
     done: set[str] = set()
     while english.referenced:  # sections may name further sections
