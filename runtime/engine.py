@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from decklore.runtime.bags import card_to_draw
 from decklore.runtime.builtins import players_from
 from decklore.runtime.describe import describe_option, observation
 from decklore.runtime.expressions import Env, RulesError, as_list
@@ -1003,7 +1004,7 @@ def _s_draw(g: Game, s: Stmt, f: dict[str, Any]) -> None:
             source = g.zone_cards(src_zone, src_player)
         if not source:
             break
-        card = source[0]
+        card = card_to_draw(g, src_zone, source)
         g.move(card, zone, player, face_up=face)
         g._fire("drawn", [card])
 

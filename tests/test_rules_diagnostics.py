@@ -596,6 +596,18 @@ mini/rules/game.rules:1:1: error[R103]: zone 'hand' has more than one visibility
     ),
     pytest.param(
         """\
+zone pouch: per_player, ordered, bag
+""",
+        """\
+mini/rules/game.rules:1:34: error[R103]: zone 'pouch' is a bag and ordered: a bag has no order
+   1 | zone pouch: per_player, ordered, bag
+     |                                  ^^^
+  hint: drop 'ordered': cards are drawn from a bag at random
+1 error.""",
+        id="R103-ordered-bag",
+    ),
+    pytest.param(
+        """\
 turn:
     let x = 1
     let x = 2
