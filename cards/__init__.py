@@ -6,7 +6,7 @@ from importlib.resources import as_file, files
 from pathlib import Path
 
 BUNDLED = ("era", "renaissance", "era-of-kingdoms", "era-of-kingdoms-trade-route",
-           "era-deck-race")
+           "era-deck-race", "embers-of-empire")
 
 
 def bundled_pack(name: str) -> Path | None:
