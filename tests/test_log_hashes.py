@@ -48,6 +48,8 @@ CASES: list[Case] = [
     ("uno", 2, 1, None, "random", 20000),
     ("uno", 3, 2, None, "random", 20000),
     ("uno", 4, 3, None, "random", 20000),
+    ("embers-of-empire", 2, 1, None, "random", 4000),
+    ("embers-of-empire", 4, 2, None, "greedy", 15000),
 ]
 
 PINNED: dict[str, str] = {
@@ -93,6 +95,10 @@ PINNED: dict[str, str] = {
         "6e00824c034819b4734e56cdd40c12ad26775961ab62a982db68ee28e333497f",
     "uno-4p-seed3-default-random":
         "162814d31d000f32b9226312a7155e5d84763e565861d67ebe6b3baa2ac77142",
+    "embers-of-empire-2p-seed1-default-random":
+        "d3f53b09bfed2c819bcdd2ca22c5b2241eca6f31cd18802ad7d2898fd04679b7",
+    "embers-of-empire-4p-seed2-default-greedy":
+        "2f8d9ec80c08e333b01838565d49281afd37cc0eccce235c7dba474e3bb03772",
 }
 
 
