@@ -96,9 +96,9 @@ PINNED: dict[str, str] = {
     "uno-4p-seed3-default-random":
         "162814d31d000f32b9226312a7155e5d84763e565861d67ebe6b3baa2ac77142",
     "embers-of-empire-2p-seed1-default-random":
-        "d3f53b09bfed2c819bcdd2ca22c5b2241eca6f31cd18802ad7d2898fd04679b7",
+        "6a4aebd1ed09ced8d1987686b2df4baa2f6ef468db71c215341662a7f75d3b5e",
     "embers-of-empire-4p-seed2-default-greedy":
-        "2f8d9ec80c08e333b01838565d49281afd37cc0eccce235c7dba474e3bb03772",
+        "1425e9b9ce11a037e4e6dc5fa29ac4ffd6f5b5977f2e016a35880d23a250959c",
 }
 
 
