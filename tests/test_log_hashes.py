@@ -96,9 +96,9 @@ PINNED: dict[str, str] = {
     "uno-4p-seed3-default-random":
         "162814d31d000f32b9226312a7155e5d84763e565861d67ebe6b3baa2ac77142",
     "embers-of-empire-2p-seed1-default-random":
-        "6a4aebd1ed09ced8d1987686b2df4baa2f6ef468db71c215341662a7f75d3b5e",
+        "e4f40ea421f4b6d62ce20b53ae6edb781ddfff4417725bc8b4145691ae952006",
     "embers-of-empire-4p-seed2-default-greedy":
-        "1425e9b9ce11a037e4e6dc5fa29ac4ffd6f5b5977f2e016a35880d23a250959c",
+        "db550b761a62d066f86c4bd8fe28c07081fd851725c37b7b7fc0a4b557e80582",
 }
 
 

@@ -482,7 +482,7 @@ zone hand: per_player, visible
 mini/rules/game.rules:1:24: error[R102]: unknown zone option 'visible'
    1 | zone hand: per_player, visible
      |                        ^^^^^^^
-  hint: zone options: per_player, shared, ordered, hidden, owner, public, stacks, symbols, refill, spent, slots, spaces, deck, holds, distinct, for_opponents
+  hint: zone options: per_player, shared, ordered, hidden, owner, public, stacks, symbols, refill, spent, slots, spaces, deck, holds, distinct, for_opponents, bag
 1 error.""",
         id="R102-unknown-option",
     ),
