@@ -6,7 +6,7 @@ from importlib.resources import as_file, files
 from pathlib import Path
 
 BUNDLED = ("era", "renaissance", "era-of-kingdoms", "era-of-kingdoms-trade-route",
-           "era-deck-race", "rise-of-empires")
+           "era-deck-race", "rise-of-empires", "embers-of-empire")
 
 
 def bundled_pack(name: str) -> Path | None:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from decklore.runtime.expressions import RulesError
+from decklore.runtime.state import PLACES
 from decklore.runtime.symbols import printed as printed_on
 
 if TYPE_CHECKING:
@@ -118,13 +119,13 @@ def space_of(g: World, c: int | None) -> int | None:
     return None if spec is None else spec.get("space")
 
 
-def depth_of(g: World, c: int | None) -> int | None:
-    """How many cards lie above ``c`` in its zone: a row filled from one end reads a card's
-    place in it (the discs to its left, the cards on top of it) without a counter."""
-    if c is None:
+def position_of(g: World, c: int | None) -> int | None:
+    """Counted from 1 at the top, within the card's space in a zone of spaces; a tucked card
+    has no place of its own (it goes where its host goes)."""
+    if c is None or g.state.cards[c]["zone"] in PLACES:
         return None
-    zone, player = g.location(c)
-    return g.zone_cards(zone, player).index(c)
+    row = g.state.cards[c]
+    return g.zone_cards(row["zone"], row["player"]).index(c) + 1
 
 
 def cards_of(g: World, p: int) -> list[int]:
@@ -236,8 +237,8 @@ BUILTINS: dict[str, Callable[..., Any]] = {
     "controller": controller, "automated": automated, "size": size, "top": top, "bottom": bottom,
     "top_card": top_card, "units": units, "stack_of": stack_of, "top_of": top_of,
     "stack_size": stack_size,
-    "tucked": tucked, "zone_of": zone_of, "space_of": space_of, "depth_of": depth_of,
-    "cards_of": cards_of,
+    "tucked": tucked, "zone_of": zone_of, "space_of": space_of,
+    "position_of": position_of, "cards_of": cards_of,
     "same_name": same_name,
     "has_tag": has_tag, "is_face_up": is_face_up, "symbols": symbols,
     "symbols_on": symbols_on, "printed": printed, "matched": matched,

@@ -34,7 +34,7 @@ BUILTIN_READS: dict[str, frozenset[str]] = {
         "greater", "owner", "seat", "player_at", "automated", "cards_of")},
     **{name: frozenset({CARDS}) for name in (
         "units", "controller", "stack_of", "top_of", "stack_size", "tucked", "zone_of",
-        "space_of", "depth_of", "is_face_up", "symbols", "symbols_on", "matched", "blocks_on",
+        "space_of", "position_of", "is_face_up", "symbols", "symbols_on", "matched", "blocks_on",
         "locked_symbols", "has_key", "unlocked")},
     **{name: frozenset({OUT}) for name in ("players", "opponent", "opponents", "players_from")},
     "turn_number": frozenset({"turn"}), "first_turn": frozenset({"turn"}),

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import decklore.runtime.parts as pt
+from decklore.runtime.bags import card_to_draw
 from decklore.runtime.expressions import Env, RulesError, as_list
 from decklore.runtime.frames import Block, Destroy
 from decklore.runtime.program import Stmt
@@ -75,7 +76,7 @@ def s_draw(g: Machine, s: Stmt[pt.DrawParts], f: Block) -> None:
             source = g.zone_cards(src_zone, src_player)
         if not source:
             break
-        card = source[0]
+        card = card_to_draw(g, src_zone, source)
         g.move(card, zone, player, face_up=face)
         g.fire("drawn", [card])
 

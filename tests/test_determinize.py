@@ -198,7 +198,7 @@ def test_a_card_shuffled_away_is_forgotten(tmp_path: Path) -> None:
 
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 10_000), decisions=st.integers(0, 80), draw=st.integers(0, 1000),
-       pack=st.sampled_from([("era", 2), ("era-of-kingdoms", 2)]))
+       pack=st.sampled_from([("era", 2), ("era-of-kingdoms", 2), ("embers-of-empire", 3)]))
 def test_any_position_any_draw_keeps_the_view_and_the_cards(
         seed: int, decisions: int, draw: int, pack: tuple[str, int]) -> None:
     t = tables(pack[0])

@@ -334,23 +334,6 @@ win p when p.points >= 5
     assert game.state.counters["points"] == [5, 2]
 
 
-def test_depth_of_counts_the_cards_above(tmp_path: Path) -> None:
-    """A row filled from one end: the cards placed after a card are the ones above it."""
-    game = play(tmp_path, """
-setup:
-  for each p in players():
-    draw 3 from draw(p) to used(p) face up
-round:
-  turn:
-    choose card c from used(me) where depth_of(c) = 2 "Card to count":
-      gain depth_of(c) + depth_of(top_card(used(me))) points
-      move c to hand(me)
-      gain depth_of(top_card(bottom(used(me), 1))) points
-win p when p.points >= 3
-""")
-    assert game.terminal and game.state.counters["points"][0] == 3  # 2 + 0, then 1
-
-
 def test_a_field_naming_cards_reads_as_their_copies(tmp_path: Path) -> None:
     """A ``type: cards`` field (a map's neighbours, say) is a collection of the copies of the
     cards it names: countable, searchable and comparable like a zone's cards."""
@@ -457,6 +440,58 @@ round:
 setup:
   move top_card(draw(player_at(1))) to used(player_at(1)) at depth 0 - 1
 """)
+
+
+def test_a_bag_is_drawn_from_at_random_by_the_seed(tmp_path: Path) -> None:
+    """``bag``: each draw is a random pick by the game's generator, not the first card, so
+    the order cards went in says nothing of the order they come out in; the same seed draws
+    the same cards."""
+    rules = """
+zone pouch: per_player, public, bag
+setup:
+  for each p in players():
+    move draw(p) to pouch(p) face up
+round:
+  turn:
+    draw 3 from pouch(me) to hand(me) face up
+    end game
+"""
+    drawn = []
+    for seed in range(8):
+        game = play(tmp_path / str(seed), rules, seed=seed)
+        first = [game.rows[c]["id"] for c in game.zone_cards("hand", 0)]
+        again = play(tmp_path / f"again{seed}", rules, seed=seed)
+        assert [again.rows[c]["id"] for c in again.zone_cards("hand", 0)] == first
+        assert len(first) == 3
+        drawn.append(tuple(first))
+    # Without the option the draws would be the pouch's first three cards every time.
+    assert len(set(drawn)) > 2
+
+
+def test_position_of_counts_from_the_top_and_fills_the_same_slot(tmp_path: Path) -> None:
+    """``position_of(c)``: 1 for the top card of its zone; with ``at depth`` a card can take
+    the place of one that left (a token traded for another in the same slot of a row)."""
+    game = play(tmp_path, """
+setup:
+  for each p in players():
+    move top(draw(p), 4) to used(p) face up at bottom
+round:
+  turn:
+    let old = top_card(bottom(used(me), 2))
+    let slot = position_of(old)
+    gain slot points
+    move old to hand(me)
+    move top_card(draw(me)) to used(me) face up at depth slot - 1
+    if position_of(top_card(hand(me))) = 1 and position_of(top_card(draw(me))) = 1:
+      gain 10 gold
+    end game
+""")
+    assert game.state.counters["points"][0] == 3  # the third of four cards
+    before = [e[1] for e in game.state.log if e[0] == "move" and e[2:4] == ["used", 0]][:4]
+    used = game.zone_cards("used", 0)
+    assert game.zone_cards("hand", 0) == [before[2]]
+    assert used[:2] + used[3:] == before[:2] + before[3:] and used[2] not in before
+    assert game.state.counters["gold"][0] == 10
 
 
 def test_plus_joins_cards_and_players(tmp_path: Path) -> None:

@@ -50,6 +50,8 @@ CASES: list[Case] = [
     ("uno", 2, 1, None, "random", 20000),
     ("uno", 3, 2, None, "random", 20000),
     ("uno", 4, 3, None, "random", 20000),
+    ("embers-of-empire", 2, 1, None, "random", 4000),
+    ("embers-of-empire", 4, 2, None, "greedy", 15000),
 ]
 
 PINNED: dict[str, str] = {
@@ -90,15 +92,19 @@ PINNED: dict[str, str] = {
     "renaissance-2p-seed2-default-random":
         "5a18aa93ff6eb87ad93e5d6cd558aa5403572b850d410270eeedf0117e75a574",
     "rise-of-empires-2p-seed1-default-random":
-        "f9ecdd97af8b191cba053a69bef5f2f16c9f775ea000e066a1c2ee82811e3e25",
+        "61bdea3f32cc98ab26f3573bcc0ba8479a82ddc703e40f90616692b40f8d3e7a",
     "rise-of-empires-3p-seed2-default-greedy":
-        "8f831f6784651a68cce3629a385365746d9d7a3581ef8c3137825ed03215e2b7",
+        "dc4c74767ac83dad35600c1d60f78180275bff7e2bc20a66c0ed65e1476560aa",
     "uno-2p-seed1-default-random":
         "33756348eedb4e8a55b890ee4763dbbba8b908b529ba007efa0463ed54327a5e",
     "uno-3p-seed2-default-random":
         "6e00824c034819b4734e56cdd40c12ad26775961ab62a982db68ee28e333497f",
     "uno-4p-seed3-default-random":
         "162814d31d000f32b9226312a7155e5d84763e565861d67ebe6b3baa2ac77142",
+    "embers-of-empire-2p-seed1-default-random":
+        "e4f40ea421f4b6d62ce20b53ae6edb781ddfff4417725bc8b4145691ae952006",
+    "embers-of-empire-4p-seed2-default-greedy":
+        "db550b761a62d066f86c4bd8fe28c07081fd851725c37b7b7fc0a4b557e80582",
 }
 
 

@@ -482,7 +482,7 @@ zone hand: per_player, visible
 mini/rules/game.rules:1:24: error[R102]: unknown zone option 'visible'
    1 | zone hand: per_player, visible
      |                        ^^^^^^^
-  hint: zone options: per_player, shared, ordered, hidden, owner, public, stacks, symbols, refill, spent, slots, spaces, deck, holds, distinct, for_opponents
+  hint: zone options: per_player, shared, ordered, hidden, owner, public, stacks, symbols, refill, spent, slots, spaces, deck, holds, distinct, for_opponents, bag
 1 error.""",
         id="R102-unknown-option",
     ),
@@ -593,6 +593,18 @@ mini/rules/game.rules:1:1: error[R103]: zone 'hand' has more than one visibility
   hint: keep one
 1 error.""",
         id="R103-two-visibilities",
+    ),
+    pytest.param(
+        """\
+zone pouch: per_player, ordered, bag
+""",
+        """\
+mini/rules/game.rules:1:34: error[R103]: zone 'pouch' is a bag and ordered: a bag has no order
+   1 | zone pouch: per_player, ordered, bag
+     |                                  ^^^
+  hint: drop 'ordered': cards are drawn from a bag at random
+1 error.""",
+        id="R103-ordered-bag",
     ),
     pytest.param(
         """\

@@ -36,9 +36,9 @@ def _errors(rules: Any) -> list[str]:
     return [f"{e.json_path}: {e.message[:200]}" for e in VALIDATOR.iter_errors(rules)]
 
 
-def test_the_bundled_packs_are_the_four_we_mean() -> None:
-    assert BUNDLED == ["era", "era-deck-race", "era-of-kingdoms", "era-of-kingdoms-trade-route",
-                       "renaissance", "rise-of-empires"]
+def test_the_bundled_packs_are_the_ones_we_mean() -> None:
+    assert BUNDLED == ["embers-of-empire", "era", "era-deck-race", "era-of-kingdoms",
+                       "era-of-kingdoms-trade-route", "renaissance", "rise-of-empires"]
 
 
 def test_schema_is_valid_2020_12() -> None:

@@ -77,9 +77,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
     Builtin("space_of", ("card",), "number",
             "The number of the space the card is in, in a zone of numbered spaces (none "
             "elsewhere).", "the space of {0}"),
-    Builtin("depth_of", ("card",), "number",
-            "How many cards lie above the card in its zone: 0 for the top card (the inverse "
-            "of move ... at depth); none for no card.", "the number of cards above {0}"),
+    Builtin("position_of", ("card",), "number",
+            "The card's place in its zone, counting from 1 at the top (a row's first slot); "
+            "none for a tucked card.", "the position of {0}"),
     Builtin("cards_of", ("player",), "cards",
             "Every card the player owns, wherever it is (destroyed cards included).",
             "every card of {0}"),
@@ -144,7 +144,7 @@ ZONE_OPTIONS: dict[str, str | None] = {
     "per_player": None, "shared": None, "ordered": None, "hidden": None, "owner": None,
     "public": None, "stacks": None, "symbols": None, "refill": "zone", "spent": "zone",
     "slots": "number", "spaces": "number",
-    "deck": "tag?", "holds": "tag", "distinct": None, "for_opponents": None,
+    "deck": "tag?", "holds": "tag", "distinct": None, "for_opponents": None, "bag": None,
 }
 """Zone options and the kind of value each takes (None: a bare word).
 
@@ -154,7 +154,9 @@ ZONE_OPTIONS: dict[str, str | None] = {
 form units; ``symbols``: cards here count for ``symbols(...)``; ``slots N``: at most N cards;
 ``distinct`` (with ``deck``): no two players may choose the same deck; ``for_opponents``: the
 symbols of cards here act for every opponent of the zone's player, as if each controlled them
-(a shared force any rival of its owner may use).
+(a shared force any rival of its owner may use); ``bag``: an unordered zone drawn from at
+random (each card drawn is picked by the game's generator, so what it holds may be known
+but never the order it comes out in).
 """
 
 COUNTER_OPTIONS: dict[str, str | None] = {

@@ -232,9 +232,13 @@ class RulesChecker(StatementChecker):
                 slots=seen["slots"].value if "slots" in seen else None,
                 spaces=seen["spaces"].value if "spaces" in seen else None,
             )
-            for word in ("distinct", "for_opponents"):  # written only when used
+            for word in ("distinct", "for_opponents", "bag"):  # written only when used
                 if word in seen:
                     out[word] = True
+            if "bag" in seen and "ordered" in seen:
+                self.diags.error("R103", f"zone '{decl.name}' is a bag and ordered: a bag has "
+                                 "no order", seen["bag"].span,
+                                 "drop 'ordered': cards are drawn from a bag at random")
         else:
             scope = scopes[0] if scopes else "per_player"
             out["per"] = {"per_player": "player", "per_card": "card", "global": "game",

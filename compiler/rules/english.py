@@ -49,7 +49,8 @@ def _lower_first(text: str) -> str:
 
 
 _END = {"turn": "End the turn now.", "round": "End the round now.",
-        "phase": "End this phase now.", "game": "The game ends now."}
+        "phase": "End this phase now.", "era": "End the era now.",
+        "game": "The game ends now."}
 
 
 class English:
