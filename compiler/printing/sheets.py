@@ -11,7 +11,8 @@ from __future__ import annotations
 import csv
 import io
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from html import unescape as html_unescape
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -32,6 +33,8 @@ FORMATS = {"cards": ("html", "pdf"), "list": ("html", "pdf", "md", "csv"),
            "legend": ("html", "pdf", "md")}
 THEMES = ("standard", "ink-saver")
 _TOKEN = re.compile(r"\{([a-z][a-z0-9_]*(?::[a-z][a-z0-9_]*)?)\}")
+ICON_MARK = "decklore-icon"
+"""The class of the empty element that stands for an icon on the fast card sheets."""
 
 
 @dataclass(frozen=True)
@@ -76,19 +79,28 @@ class _Icons:
     """Symbol icons by local and qualified id, as safe markup."""
 
     by_id: dict[str, dict[str, Any]] = field(default_factory=dict)
+    placeholders: bool = False
+    """Draw each icon as an empty marker naming its symbol (``ICON_MARK``), for
+    ``card_pdf`` to draw the symbol's icon there once laid out: WeasyPrint parses and
+    draws every inline ``<svg>`` anew, which was a third of the time of a card sheet."""
 
     @classmethod
-    def of(cls, tables: dict[str, Any]) -> _Icons:
-        icons = cls()
+    def of(cls, tables: dict[str, Any], placeholders: bool = False) -> _Icons:
+        icons = cls(placeholders=placeholders)
         for symbol in tables["symbols"]:
             icons.by_id[symbol["id"]] = symbol
             icons.by_id[symbol["id"].split(":")[-1]] = symbol
         return icons
 
-    def svg(self, symbol: str) -> Markup:
+    def svg(self, symbol: str, dim: bool = False) -> Markup:
+        """The icon as markup; ``dim`` draws it half transparent (a locked symbol)."""
         row = self.by_id.get(symbol)
         if row is None:
             return Markup("")
+        if self.placeholders:
+            return Markup(f'<span class="icon" title="{escape(row["name"])}"><i class='
+                          f'"{ICON_MARK}{" dim" if dim else ""}" data-symbol='
+                          f'"{escape(row["id"])}"></i></span>')
         # The compiler refused scripts, links and event attributes in icons (paths.read_icon).
         return Markup(f'<span class="icon" title="{escape(row["name"])}">{row["icon_svg"]}'
                       "</span>")
@@ -116,7 +128,7 @@ def _symbol_items(entries: list[dict[str, Any]], icons: _Icons) -> list[dict[str
     for entry in entries:
         target = entry["argument"] if entry["argument"] and not entry["key"] else None
         items.append({
-            "icon": icons.svg(entry["symbol"]),
+            "icon": icons.svg(entry["symbol"], dim=bool(entry["lock"])),
             "name": icons.name(entry["symbol"]),
             "count": entry["count"],
             "lock": entry["lock"],
@@ -179,6 +191,10 @@ def card_view(card: dict[str, Any], tables: dict[str, Any], icons: _Icons) -> di
         "once": _symbol_items([e for e in entries if not e["per_stacked"]], icons),
         "dash": _symbol_items([e for e in entries if e["per_stacked"]], icons),
         "text": rich_text(card["text"], icons),
+        # How long the text reads, for its size on the face: an icon counts as its title,
+        # however it is drawn (so the fast card PDF sizes text as the HTML sheet does).
+        "text_chars": len(rich_text(card["text"], replace(icons, placeholders=False))
+                          .striptags()),
         "flavor": card["flavor"],
         "copies": card["copies"],
         "deck": card["deck"],
@@ -232,11 +248,19 @@ BACK_BLEED = 2.5
 
 
 def render_cards(tables: dict[str, Any], options: PrintOptions,
-                 overrides: dict[str, str] | None = None, frame_only: bool = False) -> str:
-    """Print-and-play pages: every card with its copies, true size, then mirrored backs.
+                 overrides: dict[str, str] | None = None) -> str:
+    """Print-and-play pages: every card with its copies, true size, then mirrored backs."""
+    return _cards_html(tables, options, overrides)[0]
+
+
+def _cards_html(tables: dict[str, Any], options: PrintOptions,
+                overrides: dict[str, str] | None = None, frame_only: bool = False
+                ) -> tuple[str, list[int]]:
+    """The card sheets' HTML, and for each page of the sheets the page of that HTML drawn.
 
     With ``frame_only`` the pages hold everything but the cards (marks, labels, the backs'
-    bleed), for ``card_pdf`` to place each distinct face on."""
+    bleed), for ``card_pdf`` to place each distinct face on; then each distinct frame page
+    is drawn once (every full face page looks alike, and so does every full back page)."""
     icons = _Icons.of(tables)
     decks = _decks(tables)
     faces = [card_view(card, tables, icons)
@@ -245,10 +269,11 @@ def render_cards(tables: dict[str, Any], options: PrintOptions,
     if options.print_shop:
         size = options.custom_card or options.layout().card
         shop = PrintShopLayout(size, options.bleed, options.safe)
-        return env.get_template("cards-print-shop.html.j2").render(
+        html = env.get_template("cards-print-shop.html.j2").render(
             pack=tables["pack"], faces=faces, decks=decks, shop=shop,
             trim=_box_style(shop.trim), safe=_box_style(shop.safe_box),
             **_styles(options.theme, overrides))
+        return html, list(range(len(faces)))
     layout = options.layout()
     face_boxes = [_box_style(b) for b in layout.face_boxes()]
     back_rects = layout.back_boxes(options.duplex, options.back_offset)
@@ -265,14 +290,25 @@ def render_cards(tables: dict[str, Any], options: PrintOptions,
         if options.duplex != "none":
             pages.append({"kind": "back", "cards": list(zip(chunk, back_boxes, strict=False)),
                           "bleeds": bleeds[:len(chunk)]})
+    frame_of = list(range(len(pages)))
+    if frame_only:
+        distinct: dict[str, int] = {}
+        for index, page in enumerate(pages):
+            key = repr((page["kind"], page["bleeds"]))
+            frame_of[index] = distinct.setdefault(key, len(distinct))
+        pages = [next(p for i, p in enumerate(pages) if frame_of[i] == n)
+                 for n in range(len(distinct))]
+    alignment = options.alignment_page and options.duplex != "none"
+    if alignment:
+        frame_of += [len(pages), len(pages) + 1]
     marks = [{"x": m.x1, "y": m.y1, "w": m.x2 - m.x1, "h": m.y2 - m.y1}
              for m in layout.crop_marks()]
-    return env.get_template("cards.html.j2").render(
+    html = env.get_template("cards.html.j2").render(
         pack=tables["pack"], pages=pages, decks=decks, layout=layout, marks=marks,
         scale_bar=_box_style(layout.scale_bar()), label=_box_style(layout.label_box()),
-        alignment=options.alignment_page and options.duplex != "none",
-        align_faces=face_boxes, align_backs=back_boxes, frame_only=frame_only,
-        **_styles(options.theme, overrides))
+        alignment=alignment, align_faces=face_boxes, align_backs=back_boxes,
+        frame_only=frame_only, **_styles(options.theme, overrides))
+    return html, frame_of
 
 
 @dataclass(frozen=True)
@@ -282,17 +318,24 @@ class CardSheetParts:
 
     frame_html: str
     faces_html: str
+    frame_of: list[int]
+    """For each page of the sheets, the page of frame_html under its cards."""
     placements: list[list[tuple[int, Box]]]
     """For each frame page, (page of faces_html, box in mm from the top left)."""
     paper: tuple[float, float]
     card: tuple[float, float]
     """The card's size: it fills the top of each page of faces_html."""
+    icons: list[tuple[str, bool]] = field(default_factory=list)
+    """For each icon marker of faces_html (its id is ``ICON_MARK-<index>``), the symbol
+    it stands for and whether it is drawn dimmed."""
+    icon_svgs: dict[str, str] = field(default_factory=dict)
+    """Each symbol's icon, as SVG."""
 
 
 def card_sheet_parts(tables: dict[str, Any], options: PrintOptions,
                      overrides: dict[str, str] | None = None) -> CardSheetParts:
     """The parts ``card_pdf`` assembles into the same pages ``render_cards`` draws."""
-    icons = _Icons.of(tables)
+    icons = _Icons.of(tables, placeholders=True)
     decks = _decks(tables)
     layout = options.layout()
     unique: list[dict[str, Any]] = []
@@ -318,6 +361,13 @@ def card_sheet_parts(tables: dict[str, Any], options: PrintOptions,
     faces_html = environment(overrides).get_template("cards-faces.html.j2").render(
         pack=tables["pack"], faces=unique, backs=backs, layout=layout,
         **_styles(options.theme, overrides))
+    marks: list[tuple[str, bool]] = []
+
+    def number(match: re.Match[str]) -> str:
+        marks.append((html_unescape(match.group(2)), bool(match.group(1))))
+        return f'<i class="{ICON_MARK}" id="{ICON_MARK}-{len(marks) - 1}"'
+
+    faces_html = _MARK.sub(number, faces_html)
     face_boxes = layout.face_boxes()
     back_boxes = layout.back_boxes(options.duplex, options.back_offset)
     placements: list[list[tuple[int, Box]]] = []
@@ -330,8 +380,13 @@ def card_sheet_parts(tables: dict[str, Any], options: PrintOptions,
                                                                      strict=False)])
     if options.alignment_page and options.duplex != "none":
         placements += [[], []]
-    return CardSheetParts(render_cards(tables, options, overrides, frame_only=True),
-                          faces_html, placements, layout.paper, layout.card)
+    frame_html, frame_of = _cards_html(tables, options, overrides, frame_only=True)
+    return CardSheetParts(frame_html, faces_html, frame_of, placements, layout.paper,
+                          layout.card, marks,
+                          {row["id"]: str(row["icon_svg"]) for row in tables["symbols"]})
+
+
+_MARK = re.compile(f'<i class="{ICON_MARK}( dim)?" data-symbol="([^"]*)"')
 
 
 def list_rows(tables: dict[str, Any]) -> list[dict[str, Any]]:
@@ -515,11 +570,6 @@ def render_guide(tables: dict[str, Any], fmt: str, options: PrintOptions,
         raise ValueError("this pack's rules have no turn with phases to make a guide of")
     icons = _Icons.of(tables)
     copies = max(1, (tables["pack"].get("players") or {}).get("max", 1))
-    # The cards share the page between them: two columns, as many rows as the seats need
-    # (up to two a page), instead of card-sized boxes that leave most of the page empty.
-    width, height = (_A4_TEXT[0] - _GUIDE_GAP) / 2, (_A4_TEXT[1] - _GUIDE_GAP) / 2
-    if copies == 1:
-        width = _A4_TEXT[0] * 0.62
     view = {"title": guide.title, "goal": [rich_text(g, icons) for g in guide.goal],
             "goal_plain": [_plain_text(g, icons) for g in guide.goal],
             "phases": [{"title": p.title, "asks": [rich_text(a, icons) for a in p.asks],
@@ -527,13 +577,77 @@ def render_guide(tables: dict[str, Any], fmt: str, options: PrintOptions,
                         "does": [rich_text(d, icons) for d in p.does or p.notes],
                         "does_plain": [_plain_text(d, icons) for d in p.does or p.notes]}
                        for p in guide.phases]}
+    fit = guide_fit(view, copies)
+    pages = [list(range(start, min(start + fit.per_page, copies)))
+             for start in range(0, copies, fit.per_page)]
     template = "guide.md.j2" if fmt == "md" else "guide.html.j2"
     return environment(overrides).get_template(template).render(
-        pack=tables["pack"], guide=view, copies=copies,
-        width=f"{width:.1f}", height=f"{height:.1f}", **_styles(options.theme, overrides))
+        pack=tables["pack"], guide=view, copies=copies, pages=pages,
+        width=f"{fit.width:.1f}", height=f"{fit.height:.1f}", font=f"{fit.font:.2f}",
+        **_styles(options.theme, overrides))
 
 
-_A4_TEXT = (210.0 - 22.0, 297.0 - 20.0 - 16.0)  # the page inside the margins and header, mm
+@dataclass(frozen=True)
+class GuideFit:
+    """How the guide cards share a page: their size (mm), text size (pt), cards a page."""
+
+    width: float
+    height: float
+    font: float
+    per_page: int
+
+
+_GUIDE_QUARTER_FONTS = (8.0, 7.6, 7.2)
+"""Text sizes (pt) for four cards a page; below these, two larger cards read better."""
+_GUIDE_HALF_FONTS = (10.5, 10.0, 9.5, 9.0, 8.5, 8.0, 7.6, 7.2, 6.8, 6.4)
+_GUIDE_CHAR = 0.56
+"""A character's mean advance in DejaVu Sans, in ems, a little over the real one (about
+0.53 for English text), so the estimate errs towards the taller card."""
+
+
+def guide_fit(view: dict[str, Any], copies: int) -> GuideFit:
+    """The layout the guide's text fills best: four cards a page when each fits a quarter
+    of it at a readable size, else two (or one), each a full column tall, at the largest
+    text size that fits that column.
+
+    The cards are sized to hold their content, never clipped to a fixed box (ERA's cut
+    off "How to win"); the estimate only chooses the layout. It counts wrapped lines at a
+    generous character width; the card is at least this tall and grows if it is wrong.
+    """
+    width = (_A4_TEXT[0] - _GUIDE_GAP) / 2 if copies > 1 else _A4_TEXT[0] * 0.62
+    half = (_A4_TEXT[1] - _GUIDE_GAP) / 2
+    if copies > 2:
+        for font in _GUIDE_QUARTER_FONTS:
+            if _guide_height(view, width, font) <= half:
+                return GuideFit(width, half, font, 4)
+    font = next((f for f in _GUIDE_HALF_FONTS if _guide_height(view, width, f) <= _A4_TEXT[1]),
+                _GUIDE_HALF_FONTS[-1])
+    return GuideFit(width, _A4_TEXT[1], font, min(copies, 2))
+
+
+def _guide_height(view: dict[str, Any], width: float, font: float) -> float:
+    """About how tall (mm) a guide card is at ``font`` points (see guide_fit)."""
+    pt = 25.4 / 72
+    line = font * 1.25 * pt
+    char = font * _GUIDE_CHAR * pt
+
+    def lines(texts: list[str], indent: float) -> int:
+        per_line = max(1, int((width - 2 * 3.4 - indent) / char))
+        return sum(-(-len(t) // per_line) for t in texts)
+
+    height = 2 * 3.4 + 10.5 * 1.25 * pt + 2.5  # padding, heading and its rule
+    for phase in view["phases"]:
+        height += line * (1 + lines(phase["does_plain"], 4.0)
+                          + lines(phase["asks_plain"], 7.0)) + 1.6
+    if view["goal_plain"]:
+        height += 2 + 2.4 + 0.925 * line * lines(view["goal_plain"], 4.0) \
+            + 0.8 * len(view["goal_plain"])
+    return height
+
+
+_A4_TEXT = (210.0 - 22.0, 297.0 - 20.0 - 26.0)
+"""The page inside its margins and the sheet's heading (mm), room left for a pack name
+long enough to take two lines (a card taller than the room left goes to the next page)."""
 _GUIDE_GAP = 4.0
 
 
