@@ -156,19 +156,51 @@ def card_view(card: dict[str, Any], tables: dict[str, Any], icons: _Icons) -> di
 
     hidden = set(kind.get("face_hides") or ())
 
+    def specs(name: str) -> list[dict[str, Any]]:
+        return [s for s in slots.get(name, []) if s["name"] not in hidden]
+
     def slot(name: str) -> Any:
-        specs = [s for s in slots.get(name, []) if s["name"] not in hidden]
-        return card.get(specs[0]["name"]) if specs else None
+        found = specs(name)
+        return card.get(found[0]["name"]) if found else None
+
+    def shown(spec: dict[str, Any]) -> bool:
+        # A value the card leaves at its default (no food needed, 0 VP) says nothing.
+        value = card.get(spec["name"])
+        return value not in (None, False, "", []) and value != spec.get("default")
+
+    def words(spec: dict[str, Any]) -> str:
+        return str(spec.get("short") or spec["label"])
+
+    def badge(name: str, always: bool = False) -> dict[str, Any] | None:
+        """A badge's view; ``always`` shows a value left at the default (a rank of 1)."""
+        found = [s for s in specs(name)
+                 if shown(s) or (always and card.get(s["name"]) is not None)]
+        if not found:
+            return None
+        spec = found[0]
+        return {"value": card[spec["name"]], "label": words(spec), "title": spec["label"],
+                "icon": icons.svg(spec["icon"]) if spec.get("icon") else None}
+
+    def icon_of(name: str, fallback: str) -> Markup | None:
+        found = specs(name)
+        symbol = found[0].get("icon") if found else None
+        symbol = symbol or (fallback if fallback in icons.by_id else None)
+        return icons.svg(symbol) if symbol else None
 
     defense = slot("defense")
-    footer = []
-    for spec in slots.get("footer", []):
-        value = card.get(spec["name"])
-        # A value the card leaves at its default (no food needed, 0 VP) says nothing.
-        if value not in (None, False, "", []) and spec["name"] not in hidden \
-                and value != spec.get("default"):
-            footer.append({"label": spec["label"], "value": _plain(value, icons)})
+    footer = [{"label": spec["label"], "value": _plain(card[spec["name"]], icons)}
+              for spec in specs("footer") if shown(spec)]
+    needs = [{"value": card[spec["name"]], "title": spec["label"],
+              "name": icons.name(spec["icon"]) if spec.get("icon") else words(spec),
+              "icon": icons.svg(spec["icon"]) if spec.get("icon") else None,
+              "label": None if spec.get("icon") else words(spec)}
+             for spec in specs("needs") if shown(spec)]
+    captions = {str(spec.get("short")) for spec in specs("needs") if spec.get("short")}
     entries = card["symbols"]
+    pips = slot("pips") or 0
+    marks = {"cost2_mark": slot("cost2_mark"), "title_mark": slot("title_mark")}
+    mark_icon = icon_of("title_mark", "lock") or icon_of("cost2_mark", "lock")
+    pips_icon = icon_of("pips", "star")
     return {
         "id": card["id"],
         "name": card["name"],
@@ -178,16 +210,24 @@ def card_view(card: dict[str, Any], tables: dict[str, Any], icons: _Icons) -> di
         "landscape": kind.get("layout") == "landscape",
         "cost": slot("cost"),
         "cost2": slot("cost2"),
-        "cost2_lock": slot("cost2_lock"),
-        "title_lock": slot("title_lock"),
-        "stars": slot("stars") or 0,
+        **marks,
+        "pips": pips,
+        "pips_icon": pips_icon,
+        "rank": badge("rank", always=True),
+        "needs": needs,
+        "needs_label": captions.pop() if len(captions) == 1 and needs else None,
+        "points": badge("points"),
+        "foot_notes": [{"label": words(spec), "value": _plain(card[spec["name"]], icons)}
+                       for spec in specs("foot_note") if shown(spec)],
+        # The names of the slots before they had generic ones, for packs' own templates.
+        "cost2_lock": marks["cost2_mark"], "title_lock": marks["title_mark"],
+        "stars": pips, "star_icon": pips_icon,
         "defense": None if not defense else {
             "icon": icons.svg(defense["symbol"]), "name": icons.name(defense["symbol"]),
             "value": defense["value"], "bonus": defense["per_stacked"]},
         "unique": card["unique"],
         "unique_icon": icons.svg("unique") if "unique" in icons.by_id else None,
-        "lock_icon": icons.svg("lock") if "lock" in icons.by_id else None,
-        "star_icon": icons.svg("star") if "star" in icons.by_id else None,
+        "lock_icon": mark_icon,
         "once": _symbol_items([e for e in entries if not e["per_stacked"]], icons),
         "dash": _symbol_items([e for e in entries if e["per_stacked"]], icons),
         "text": rich_text(card["text"], icons),
@@ -200,8 +240,8 @@ def card_view(card: dict[str, Any], tables: dict[str, Any], icons: _Icons) -> di
         "deck": card["deck"],
         "footer": footer,
         # The pack's own words for each face slot (hover titles, the legend's anatomy).
-        "slot_labels": {face: specs[0]["label"] for face, specs in slots.items()
-                        if specs and specs[0].get("label")},
+        "slot_labels": {face: found[0]["label"] for face, found in slots.items()
+                        if found and found[0].get("label")},
     }
 
 
@@ -400,7 +440,7 @@ def list_rows(tables: dict[str, Any]) -> list[dict[str, Any]]:
                      "symbols_text": _symbols_text(card["symbols"], icons),
                      "text_plain": _plain_text(card["text"], icons),
                      "lock_letters": sorted({e["lock"] for e in card["symbols"] if e["lock"]} |
-                                     ({view["title_lock"]} if view["title_lock"] else set())),
+                                     ({view["title_mark"]} if view["title_mark"] else set())),
                      "key_letters": sorted({e["argument"] for e in card["symbols"] if e["key"]})})
     return rows
 
@@ -462,11 +502,18 @@ def render_list(tables: dict[str, Any], fmt: str, theme: str = "standard",
         for r in deck_rows:
             kinds[r["kind_name"] or "cards"] = kinds.get(r["kind_name"] or "cards", 0) + \
                 r["copies"]
-        decks.append({"deck": deck, "rows": deck_rows,
+        # A foot note (Era of Kingdoms' "Out with 2 players") gets a column of its own
+        # where a card of the deck has one.
+        notes = list(dict.fromkeys(n["label"] for r in deck_rows for n in r["foot_notes"]))
+        decks.append({"deck": deck, "rows": deck_rows, "notes": notes,
                       "total": sum(r["copies"] for r in deck_rows), "kinds": kinds})
     template = "list.md.j2" if fmt == "md" else "list.html.j2"
-    labels = {face: specs[0]["label"] for face, specs in _fields_by_face(tables).items()
-              if specs and specs[0].get("label")}
+    by_face = _fields_by_face(tables)
+    labels: dict[str, Any] = {face: specs[0]["label"] for face, specs in by_face.items()
+                              if specs and specs[0].get("label")}
+    # The needs share one column under their short label; each foot note has its own.
+    labels["needs_short"] = next((str(s["short"]) for s in by_face.get("needs", [])
+                                  if s.get("short")), None)
     return environment(overrides).get_template(template).render(
         pack=tables["pack"], decks=decks, labels=labels, **_styles(theme, overrides))
 
@@ -498,8 +545,10 @@ def render_legend(tables: dict[str, Any], fmt: str = "html", theme: str = "stand
 
 
 _PLACES = {"cost": "Circle at the top left", "cost2": "Small circle beside it",
-           "cost2_lock": "Letter on that small circle", "title_lock": "Letter by the name",
-           "stars": "Down the left side", "defense": "Badge at the bottom right",
+           "cost2_mark": "Letter on that small circle", "title_mark": "Letter by the name",
+           "rank": "Badge at the top right", "needs": "Icons and numbers under the name",
+           "pips": "Down the side of the symbols", "defense": "Badge at the bottom right",
+           "points": "Number badge at the bottom right", "foot_note": "Beside the copies",
            "footer": "Text box, under the rules"}
 """Where each face slot sits on a card, as the face templates draw it."""
 
