@@ -283,6 +283,15 @@ def _box_style(box: Box) -> str:
             f"height:{box.h:.3f}mm")
 
 
+def _label_style(box: Box) -> str:
+    """A label's box; an upright one (taller than wide) is a line of text turned a quarter
+    to the left about its top left corner, which then sits at the box's bottom left."""
+    if box.h <= box.w:
+        return _box_style(box)
+    return (f"left:{box.x:.3f}mm;top:{box.bottom:.3f}mm;width:{box.h:.3f}mm;"
+            f"height:{box.w:.3f}mm;transform-origin:0 0;transform:rotate(-90deg)")
+
+
 BACK_BLEED = 2.5
 """How far (mm) a back's colour runs past its card's cut line on print-and-play sheets."""
 
@@ -345,7 +354,7 @@ def _cards_html(tables: dict[str, Any], options: PrintOptions,
              for m in layout.crop_marks()]
     html = env.get_template("cards.html.j2").render(
         pack=tables["pack"], pages=pages, decks=decks, layout=layout, marks=marks,
-        scale_bar=_box_style(layout.scale_bar()), label=_box_style(layout.label_box()),
+        scale_bar=_box_style(layout.scale_bar()), label=_label_style(layout.label_box()),
         alignment=alignment, align_faces=face_boxes, align_backs=back_boxes,
         frame_only=frame_only, **_styles(options.theme, overrides))
     return html, frame_of
