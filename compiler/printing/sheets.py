@@ -312,8 +312,10 @@ def _cards_html(tables: dict[str, Any], options: PrintOptions,
     is drawn once (every full face page looks alike, and so does every full back page)."""
     icons = _Icons.of(tables)
     decks = _decks(tables)
-    faces = [card_view(card, tables, icons)
-             for card in _ordered_cards(tables) for _ in range(card["copies"])]
+    # A frame draws no card: only how many go on each page matters to it.
+    faces: list[dict[str, Any]] = [
+        {} if frame_only else card_view(card, tables, icons)
+        for card in _ordered_cards(tables) for _ in range(card["copies"])]
     env = environment(overrides)
     if options.print_shop:
         size = options.custom_card or options.layout().card
