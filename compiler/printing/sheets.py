@@ -657,9 +657,9 @@ class GuideFit:
     per_page: int
 
 
-_GUIDE_QUARTER_FONTS = (8.0, 7.6, 7.2)
-"""Text sizes (pt) for four cards a page; below these, two larger cards read better."""
 _GUIDE_HALF_FONTS = (10.5, 10.0, 9.5, 9.0, 8.5, 8.0, 7.6, 7.2, 6.8, 6.4)
+_GUIDE_QUARTER_FONTS = _GUIDE_HALF_FONTS[:_GUIDE_HALF_FONTS.index(7.2) + 1]
+"""Text sizes (pt) for four cards a page; below these, two larger cards read better."""
 _GUIDE_CHAR = 0.56
 """A character's mean advance in DejaVu Sans, in ems, a little over the real one (about
 0.53 for English text), so the estimate errs towards the taller card."""
@@ -667,8 +667,8 @@ _GUIDE_CHAR = 0.56
 
 def guide_fit(view: dict[str, Any], copies: int) -> GuideFit:
     """The layout the guide's text fills best: four cards a page when each fits a quarter
-    of it at a readable size, else two (or one), each a full column tall, at the largest
-    text size that fits that column.
+    of it at a readable size, else two (or one), each a full column tall; either way at
+    the largest text size that fits.
 
     The cards are sized to hold their content, never clipped to a fixed box (ERA's cut
     off "How to win"); the estimate only chooses the layout. It counts wrapped lines at a
