@@ -2,9 +2,10 @@
 
 Prints, measured in one run: the cards (with copies) and the distinct faces, then for each
 way of making the PDF its CPU seconds, seconds per 100 cards and PDF size: WeasyPrint on
-the whole sheet's HTML, the default (WeasyPrint laying out each distinct face and back
-once, compiler/printing/card_pdf.py) and, when it is installed, headless Chromium on the HTML
-(wall-clock seconds: its work is in another process).
+the whole sheet's HTML, the default (WeasyPrint laying out each distinct face, back and
+frame page once, each icon drawn once and placed: compiler/printing/card_pdf.py) and,
+when it is installed, headless Chromium on the HTML (wall-clock seconds: its work is in
+another process).
 
     python benchmarks/print_speed.py [--repeat 2]
 """

@@ -167,7 +167,7 @@ def build_tables(manifest: Manifest, decks: list[DeckData],
                 "name": f.name, "type": f.type, "label": f.label, "description": f.description,
                 "min": f.min, "max": f.max, "values": list(f.values), "default": f.default,
                 "required": f.required, "face": f.face,
-            }
+            } | ({"icon": f.icon} if f.icon else {}) | ({"short": f.short} if f.short else {})
             for f in m.fields.values()
         ],
         "stacking": m.stacking,

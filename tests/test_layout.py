@@ -7,6 +7,8 @@ import pytest
 from decklore.compiler.printing.layout import (
     MARK_CLEARANCE,
     MARK_WIDTH_PT,
+    MIN_MARGIN,
+    MIN_MARK_CLEARANCE,
     Box,
     LayoutError,
     PrintShopLayout,
@@ -75,13 +77,19 @@ def test_crop_marks_stay_in_the_margins_clear_of_the_cards() -> None:
         assert len(marks) == 2 * 4 + 2 * 4  # 4 cut lines each way, marks at both ends
         boxes = layout.face_boxes()
         for mark in marks:
-            assert min(mark.x1, mark.x2) >= 0 and max(mark.x1, mark.x2) <= layout.paper[0]
-            assert min(mark.y1, mark.y2) >= 0 and max(mark.y1, mark.y2) <= layout.paper[1]
-            for box in boxes:  # never inside a card or closer than the clearance
-                inside_x = box.x - MARK_CLEARANCE < mark.x1 < box.right + MARK_CLEARANCE \
-                    and box.x - MARK_CLEARANCE < mark.x2 < box.right + MARK_CLEARANCE
-                inside_y = box.y - MARK_CLEARANCE < max(mark.y1, mark.y2) and \
-                    min(mark.y1, mark.y2) < box.bottom + MARK_CLEARANCE
+            # clear of the edge, where home printers cannot print
+            assert min(mark.x1, mark.x2) >= MIN_MARGIN - 1e-9
+            assert max(mark.x1, mark.x2) <= layout.paper[0] - MIN_MARGIN + 1e-9
+            assert min(mark.y1, mark.y2) >= MIN_MARGIN - 1e-9
+            assert max(mark.y1, mark.y2) <= layout.paper[1] - MIN_MARGIN + 1e-9
+            # never inside a card or closer than the clearance (the smaller one in a
+            # margin too thin for the full one: Letter's 6.35 mm)
+            clear = MIN_MARK_CLEARANCE - 1e-9
+            for box in boxes:
+                inside_x = box.x - clear < mark.x1 < box.right + clear \
+                    and box.x - clear < mark.x2 < box.right + clear
+                inside_y = box.y - clear < max(mark.y1, mark.y2) and \
+                    min(mark.y1, mark.y2) < box.bottom + clear
                 assert not (inside_x and inside_y), (paper, mark, box)
     assert MARK_WIDTH_PT >= 0.4
 
@@ -99,10 +107,13 @@ def test_scale_bar_is_50mm_and_clear_of_cards_and_marks() -> None:
         for card in ("poker", "bridge", "tarot", "euro", "mini"):
             layout = sheet_layout(paper, card)
             bar = layout.scale_bar()
-            assert bar.w == 50.0
+            assert max(bar.w, bar.h) == 50.0 and min(bar.w, bar.h) == 1.0
+            assert bar.x >= MIN_MARGIN and bar.right <= layout.paper[0] - MIN_MARGIN
+            assert bar.y >= MIN_MARGIN and bar.bottom <= layout.paper[1] - MIN_MARGIN
             for box in layout.face_boxes():
                 assert bar.bottom <= box.y - MARK_CLEARANCE + 1e-9 or \
-                    bar.y >= box.bottom + MARK_CLEARANCE - 1e-9
+                    bar.y >= box.bottom + MARK_CLEARANCE - 1e-9 or \
+                    bar.x >= box.right + MARK_CLEARANCE - 1e-9
             for mark in layout.crop_marks():
                 crosses_x = bar.x <= mark.x1 <= bar.right or bar.x <= mark.x2 <= bar.right
                 crosses_y = bar.y <= max(mark.y1, mark.y2) and min(mark.y1, mark.y2) <= \
@@ -112,6 +123,16 @@ def test_scale_bar_is_50mm_and_clear_of_cards_and_marks() -> None:
 
 def test_a4_scale_bar_exact() -> None:
     assert sheet_layout("a4", "poker").scale_bar() == Box(80.0, 287.85, 50.0, 1.0)
+
+
+def test_letter_puts_bar_and_label_upright_in_the_side_margins() -> None:
+    """Letter's 6.35 mm top and bottom margins hold only a short mark outside the 5 mm
+    keep-out: the bar stands beyond the right marks, the label in the left margin."""
+    layout = sheet_layout("letter", "poker")
+    assert layout.scale_bar() == Box(209.2, 114.7, 1.0, 50.0)
+    assert layout.label_box() == Box(5.0, 79.7, 2.5, 120.0)
+    top = [m for m in layout.crop_marks() if m.x1 == m.x2 and m.y2 < 10]
+    assert {(m.y1, m.y2) for m in top} == {(5.0, 5.85)}
 
 
 def test_layout_that_does_not_fit_is_refused_with_numbers() -> None:

@@ -56,41 +56,41 @@ CASES: list[Case] = [
 
 PINNED: dict[str, str] = {
     "era-2p-seed1-ancient+medieval-random":
-        "14941524e8c6f374d00ff9b96408b72be5f7837bf215e4ff07a35f9c62d0f684",
+        "bb5e599b9271e370af7f62c1ad42738813c0bc1f764b1cb56fa19a578ae5acf8",
     "era-2p-seed2-industrial+atomic-random":
-        "5c0a1812139d0fd13cc0324a6ed7bae70dd9a2f2df7d700c64ac2ee062ca8bcc",
+        "c5125e1fc701f23aa3cb992a16f7e1d1f7afc26c3252d1c2b0d14812be3d6557",
     "era-2p-seed3-medieval+atomic-random":
-        "17bb1886c8ebf15e3a90844eb87843dbf8a86395653be5bca60d37653498d4c2",
+        "83227581dd637a6dfeb636c7e734635625029b5143984d86133d51591043d920",
     "era-2p-seed4-atomic+ancient-random":
-        "990f846a1346d1a7ff4bf845ae10aeb5962498f1d30cf146a024e50a16062595",
+        "c0f148707cd1832396a49ec9033cdd39005407fe49371cec4982ea0bbea67d1b",
     "era-2p-seed5-ancient+industrial-greedy":
-        "1fa5cd5cb7fd3a64f2706aec84d9be22dba9f0897451416e07f38903c97d0439",
+        "0fa041ef586983448eccd85f09259c63fb25864b3ce86b730dc3aadc81fa0172",
     "era-3p-seed6-default-random":
-        "12a764db83cb6fe0c54d6d221f1e66616248ace8861232e7eaeefbc66ff5ab4e",
+        "5173e030f66c09516f142227bdbca2b84ffb859e899f85f9cba2723b15c1fe36",
     "era-4p-seed7-default-random":
-        "f2eb0f219a7ed01d465db2efe7bb14802efb6ff0cf48dd9fcdd7320c348fc802",
+        "bbd18715e2918880980f273cf676629ccb35794e6af56c9bdccc7927fa1a1555",
     "era-deck-race-2p-seed1-default-random":
         "b917a493f6b1a275d9b14e9453773278520f7d13dbc0634003436d14065e2094",
     "era-deck-race-4p-seed2-default-greedy":
         "447a13c9d2011456f19c77fcc9bf616d5f961edde8bdcc140ee47ac24afd656e",
     "era-of-kingdoms-1p-seed1-default-random":
-        "cb9e6f7c8be07ccfc384bb8667b9de6e8c1bdd9d6aa9dc179ef168f553b177eb",
+        "021b25f18ab3cb157c83a71839b17a2c205340a1c5dd122415b7fc8104008bad",
     "era-of-kingdoms-2p-seed2-default-random":
-        "60b20a0a364f9d9db6f6d257baf865c464b4b8f5942995f7cf9544b89171f506",
+        "74caa8e36f6b22303bced6c3b779e54dcc55eb90035d67e1943a7538196a8fc1",
     "era-of-kingdoms-3p-seed3-default-random":
-        "e9c74ed1743a92c0c22e67e945e2b2cc1ab3ba232a579debeca5a1c2267087a5",
+        "b210a13e1443f904a34ae56b70a845e3d84b8c48f1a2c6794721e2ba8d42f97b",
     "era-of-kingdoms-4p-seed4-default-random":
-        "cbee9fef173ee1df7c491f906c3be5e1e8a2f7b36b4095dcb072506693b78244",
+        "9cd1b2941541d3fa9a40501fde9667c16aa4a40c625e550c055ebbeba1cc98d8",
     "era-of-kingdoms-3p-seed5-default-greedy":
-        "63c2406f5574814a4175260ae0e3e7215a40affc63857ebfe5a6c49fd1fe9b91",
+        "c6c14aa4aefe4a8ed41dfb62015b58c61526499fa0006d2c37ad3265bd11e8af",
     "era-of-kingdoms-trade-route-2p-seed1-default-random":
-        "d4cc6c73484e1df0c36f26d97c6132613de22a600bb0029ddf4432e7eda8d434",
+        "afa535ea58c68665bdca4ff2597843efcbe303cc76a38fbd93daacacf97890d7",
     "era-of-kingdoms-trade-route-3p-seed2-default-random":
-        "97b9a8525bfcd70a89c4ffbcd576cffcd8c8d9aa95024c5450f1d55f58b5fc94",
+        "f62ca67c4377439af83375677c7fc3ff15b2ae56831c5160a214a721ebf43f62",
     "renaissance-2p-seed1-default-random":
-        "47ef0a7485189081c16a3cc3e0131df9eb3e6d768164b1f18307bf746781f415",
+        "74c0510887b246fc9dd4ff97318afc63551fb683f45747e1ec078a35dd78c048",
     "renaissance-2p-seed2-default-random":
-        "5a18aa93ff6eb87ad93e5d6cd558aa5403572b850d410270eeedf0117e75a574",
+        "1258ae4d79d2984a07f8e0d456abd5ec0ac649ee8830b213cd026000839e3de0",
     "rise-of-empires-2p-seed1-default-random":
         "61bdea3f32cc98ab26f3573bcc0ba8479a82ddc703e40f90616692b40f8d3e7a",
     "rise-of-empires-3p-seed2-default-greedy":

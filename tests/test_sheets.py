@@ -414,7 +414,7 @@ def test_legend_has_a_card_anatomy_panel_from_the_face_declarations() -> None:
     labels = {f["face"]: f["label"] for f in tables["card_fields"] if f.get("face")}
     assert f"| Circle at the top left | {labels['cost']}" in text
     assert f"| Badge at the bottom right | {labels['defense']}" in text
-    assert f"| Down the left side | {labels['stars']}" in text
+    assert f"| Down the side of the symbols | {labels['pips']}" in text
 
 
 def test_faces_name_their_slots_in_the_packs_words(mini_tables: dict[str, Any]) -> None:
@@ -427,6 +427,6 @@ def test_faces_name_their_slots_in_the_packs_words(mini_tables: dict[str, Any]) 
     era = compile_pack(ROOT / "cards" / "era").tables
     labels = {f["face"]: f["label"] for f in era["card_fields"] if f.get("face")}
     era_html = render(era, "cards", "html", PrintOptions())
-    assert f'title="{labels["stars"]}: ' in era_html and f'title="{labels["cost"]}"' in era_html
+    assert f'title="{labels["pips"]}: ' in era_html and f'title="{labels["cost"]}"' in era_html
     assert 'title="cost"' not in html or "cost" not in {
         f.get("face") for f in mini_tables["card_fields"]}

@@ -54,6 +54,10 @@ class FieldDef:
     required: bool
     span: Span
     face: str = "footer"
+    icon: str | None = None
+    """The symbol whose icon the face draws with the value (pips, needs, points)."""
+    short: str | None = None
+    """The words the face prints with the value, when shorter than the label."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +156,9 @@ FORMAT_2_KEYS = ("extends", "requires", "optional", "conflicts", "load_after", "
                  "patches", "replaces", "renamed")
 """What a pack may say only in format 2: the relations and operations of mods."""
 CURRENT_FORMAT = 2
+RENAMED_FACES = {"cost2_lock": "cost2_mark", "title_lock": "title_mark", "stars": "pips"}
+"""Face slots named after one game, and their generic names: the old names still load,
+with warning W173, and ``decklore migrate`` rewrites them."""
 
 
 def _build(data: LocatedDict, pack_dir: Path, display: str, diags: Diagnostics) -> Manifest:
@@ -192,6 +199,13 @@ def _build(data: LocatedDict, pack_dir: Path, display: str, diags: Diagnostics) 
                 diags.error("E172", f"card kind '{kind['id']}' hides '{name}', which is not a "
                             "declared card field", hides.item_span(index),
                             suggest(name, list(fields)) or "name a field under card_fields")
+    if not is_mod:  # a mod's icons may be its base pack's symbols, checked with the base
+        for name, fdef in fields.items():
+            if fdef.icon is not None and fdef.icon not in symbols:
+                diags.error("E173", f"card field '{name}' draws icon '{fdef.icon}', which is "
+                            "not a declared symbol",
+                            data["card_fields"][name].value_span("icon"),
+                            suggest(fdef.icon, list(symbols)) or "name a symbol under symbols")
     stacking = _stacking(data, fields, diags)
     deck_rules = _deck_rules(data, kinds, diags)
     deck_files = _paths(data, "decks")
@@ -284,10 +298,16 @@ def _fields(data: LocatedDict, diags: Diagnostics) -> dict[str, FieldDef]:
         if ftype != "enum" and values:
             diags.error("E125", f"card field '{name}' has values but is of type {ftype}",
                         spec.value_span("values"), "values apply to enum fields only")
+        face = spec.get("face", "footer")
+        if face in RENAMED_FACES:
+            diags.warning("W173", f"card field '{name}': face slot '{face}' is now called "
+                          f"'{RENAMED_FACES[face]}'", spec.value_span("face"),
+                          f"write 'face: {RENAMED_FACES[face]}' (decklore migrate PACK does it)")
+            face = RENAMED_FACES[face]
         fdef = FieldDef(name, ftype, " ".join(spec["description"].split()),
                         spec.get("label", name.replace("_", " ").capitalize()),
                         low, high, values, spec.get("default"), spec.get("required", False), span,
-                        spec.get("face", "footer"))
+                        face, spec.get("icon"), spec.get("short"))
         if "default" in spec and (ftype != "enum" or values):
             problem = default_problem(fdef, spec["default"])
             if problem:

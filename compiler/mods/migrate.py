@@ -7,6 +7,10 @@ Format 1 → 2: format 2 adds mods (``extends``, ``requires``, ``optional``, ``c
 ``load_after``, ``acknowledge``, ``patches``, ``replaces``, ``renamed``). Nothing format 1
 said changes meaning, so the step only raises the format line; a format 1 pack that uses
 those keys is refused (E129) until it is migrated.
+
+Within a format, face slots named after one game got generic names (``RENAMED_FACES``:
+``stars`` is ``pips``); the old names still load with warning W173, and every migration
+rewrites them, whatever the pack's format.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from decklore.compiler.emit import write_atomic
-from decklore.compiler.load.manifest import CURRENT_FORMAT
+from decklore.compiler.load.manifest import CURRENT_FORMAT, RENAMED_FACES
 
 _FORMAT_LINE = re.compile(r"^(format:[ \t]*)(\d+)([ \t]*(#.*)?)$", re.MULTILINE)
 
@@ -44,6 +48,22 @@ def _raise_format(new: int) -> Callable[[dict[str, str]], list[str]]:
 STEPS: dict[int, Callable[[dict[str, str]], list[str]]] = {1: _raise_format(2)}
 """From format N, the step to format N+1."""
 
+_FACE_LINE = re.compile(r"^([ \t]*face:[ \t]*)(" + "|".join(RENAMED_FACES) + r")([ \t]*(#.*)?)$",
+                        re.MULTILINE)
+
+
+def _rename_faces(files: dict[str, str]) -> list[str]:
+    """Give the face slots of pack.yaml's card fields their generic names."""
+    changes: list[str] = []
+
+    def rename(match: re.Match[str]) -> str:
+        new = RENAMED_FACES[match.group(2)]
+        changes.append(f"pack.yaml: face {match.group(2)} → {new}")
+        return f"{match.group(1)}{new}{match.group(3)}"
+
+    files["pack.yaml"] = _FACE_LINE.sub(rename, files["pack.yaml"])
+    return changes
+
 
 def migrate(pack: Path, *, write: bool = True) -> list[str]:
     """Bring the pack in ``pack`` to the current format; what changed, file by file."""
@@ -64,6 +84,7 @@ def migrate(pack: Path, *, write: bool = True) -> list[str]:
     changes: list[str] = []
     for version in range(current, CURRENT_FORMAT):
         changes += STEPS[version](files)
+    changes += _rename_faces(files)
     if write and changes:
         for rel, content in files.items():
             try:

@@ -2,20 +2,31 @@
 
 WeasyPrint lays out every box of a page, so a sheet of 209 cards and 209 backs costs 418
 card layouts although ERA has 106 distinct faces and one back for all its Era decks.
-Here WeasyPrint draws each distinct face and back once, on a card-sized page, and the
-sheet frame (crop marks, labels, the backs' bleed) once; pypdf then turns every face page
-into a form XObject and draws it at each of its places with one ``Do`` (benchmark:
-benchmarks/print_speed.py, which prints both ways side by side). The pages are the same
-as ``html_to_pdf(render_cards(...))`` gives, to the rounding of a transform.
-"""
+Here WeasyPrint draws each distinct face and back once, on a card-sized page, and each
+distinct frame page (crop marks, labels, the backs' bleed) once; pypdf then turns every
+such page into a form XObject and draws it at each of its places with one ``Do``
+(benchmark: benchmarks/print_speed.py, which prints the ways side by side). Icons are
+drawn the same way: the faces hold an empty marker where each icon goes, WeasyPrint
+says where it laid each marker out (its page's anchors), and each symbol's SVG, drawn
+once, is placed there, instead of WeasyPrint parsing and drawing 600 inline SVGs. The
+pages are the same as ``html_to_pdf(render_cards(...))`` gives, to the rounding of a
+transform (tests/test_sheets.py compares them at 300 dpi)."""
 
 from __future__ import annotations
 
+import base64
 import io
 from typing import Any
 
+from pypdf.generic import DecodedStreamObject, FloatObject
+
 from decklore.compiler.printing.pdf import html_to_pdf
-from decklore.compiler.printing.sheets import CardSheetParts, PrintOptions, card_sheet_parts
+from decklore.compiler.printing.sheets import (
+    ICON_MARK,
+    CardSheetParts,
+    PrintOptions,
+    card_sheet_parts,
+)
 
 _PT = 72 / 25.4  # PDF points per millimetre
 
@@ -46,65 +57,159 @@ def cards_pdf(tables: dict[str, Any], options: PrintOptions,
 
 
 def assemble(parts: CardSheetParts) -> bytes:
-    """Place the faces of ``parts`` on its frame pages."""
+    """Draw the sheets of ``parts``: each page is its frame page, then the faces on it."""
     from pypdf import PdfReader, PdfWriter
-    from pypdf.generic import (
-        ArrayObject,
-        DecodedStreamObject,
-        DictionaryObject,
-        FloatObject,
-        NameObject,
-    )
+    from pypdf.generic import ArrayObject, DictionaryObject, NameObject
 
-    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(html_to_pdf(parts.frame_html))))
+    writer = PdfWriter()
+    frames = [_form(writer, page) for page in PdfReader(io.BytesIO(html_to_pdf(
+        parts.frame_html))).pages]
+    faces_pdf, anchors = _faces(parts.faces_html)
+    icons = _icons(writer, parts) if parts.icons else {}
+    dim = writer._add_object(DictionaryObject({
+        NameObject("/Type"): NameObject("/ExtGState"),
+        NameObject("/ca"): FloatObject(0.5), NameObject("/CA"): FloatObject(0.5)}))
     forms = []
-    width, card_height = parts.card[0] * _PT, parts.card[1] * _PT
-    for page in PdfReader(io.BytesIO(html_to_pdf(parts.faces_html))).pages:
-        contents = page.get_contents()
-        form = DecodedStreamObject()
-        form.set_data(contents.get_data() if contents is not None else b"")
-        resources = page.get("/Resources")
+    card_height = parts.card[1] * _PT
+    for page, marks in zip(PdfReader(io.BytesIO(faces_pdf)).pages, anchors, strict=True):
         top = float(page.mediabox.top)
-        form.update({
-            NameObject("/Type"): NameObject("/XObject"),
-            NameObject("/Subtype"): NameObject("/Form"),
-            # The card is the top of the page: the box clips away the room below it.
-            NameObject("/BBox"): ArrayObject([FloatObject(v) for v in (
-                0, top - card_height, width, top)]),
-            NameObject("/Matrix"): ArrayObject([FloatObject(v) for v in (
-                1, 0, 0, 1, 0, card_height - top)]),
-            NameObject("/Resources"): resources.get_object().clone(writer)
-            if resources is not None else DictionaryObject(),
-        })
-        forms.append(writer._add_object(form.flate_encode()))
-    height = parts.paper[1] * _PT
-    for page, placed in zip(writer.pages, parts.placements, strict=False):
-        if not placed:
-            continue
-        resources = page.get("/Resources")
-        resources = resources.get_object() if resources is not None else DictionaryObject()
-        xobjects = resources.get("/XObject")
-        xobjects = xobjects.get_object() if xobjects is not None else DictionaryObject()
-        ops = []
+        extra, names = _icon_ops(marks, parts.icons, top)
+        # The card is the top of the page: the box clips away the room below it.
+        forms.append(_form(writer, page, (0, top - card_height, parts.card[0] * _PT, top),
+                           (1, 0, 0, 1, 0, card_height - top), extra,
+                           {f"/DeckloreIcon{icons_index}": icons[symbol]
+                            for icons_index, symbol in names}, dim))
+    width, height = parts.paper[0] * _PT, parts.paper[1] * _PT
+    for frame, placed in zip(parts.frame_of, parts.placements, strict=True):
+        page = writer.add_blank_page(width, height)
+        xobjects = DictionaryObject({NameObject("/DeckloreFrame"): frames[frame]})
+        ops = ["q /DeckloreFrame Do Q"]
         for face, box in placed:
-            name = f"/DeckloreFace{face}"  # one name per face: pages may share resources
+            name = f"/DeckloreFace{face}"
             xobjects[NameObject(name)] = forms[face]
             x, y = box.x * _PT, height - (box.y + box.h) * _PT
             ops.append(f"q 1 0 0 1 {x:.3f} {y:.3f} cm {name} Do Q")
-        resources[NameObject("/XObject")] = xobjects
-        page[NameObject("/Resources")] = resources
-        # The frame's own drawing may leave a transform set: wrap it in q ... Q first.
-        opening = DecodedStreamObject()
-        opening.set_data(b"q\n")
+        page[NameObject("/Resources")] = DictionaryObject(
+            {NameObject("/XObject"): xobjects})
         stream = DecodedStreamObject()
-        stream.set_data(("Q\n" + "\n".join(ops) + "\n").encode("ascii"))
-        contents = page.get("/Contents")
-        existing = contents.get_object() if contents is not None else None
-        parts_list = list(existing) if isinstance(existing, ArrayObject) else (
-            [contents] if contents is not None else [])
-        page[NameObject("/Contents")] = ArrayObject([
-            writer._add_object(opening), *parts_list, writer._add_object(stream)])
+        stream.set_data(("\n".join(ops) + "\n").encode("ascii"))
+        page[NameObject("/Contents")] = ArrayObject([writer._add_object(stream.flate_encode())])
     writer.compress_identical_objects()  # faces share fonts: keep one copy of each
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+def _faces(html: str) -> tuple[bytes, list[dict[str, tuple[float, float, float, float]]]]:
+    """The faces' PDF, and on each page where each icon marker was laid out (CSS px)."""
+    from decklore.compiler.printing.pdf import weasyprint_document
+
+    document = weasyprint_document(html)
+    return document.write_pdf(), [dict(page.anchors) for page in document.pages]
+
+
+def _icons(writer: Any, parts: CardSheetParts) -> dict[str, Any]:
+    """Each symbol the faces use, drawn once as a form one unit square (its page's size)."""
+    used = sorted({symbol for symbol, _ in parts.icons})
+    pages = "".join(f'<div class="i"><img src="data:image/svg+xml;base64,'
+                    f'{base64.b64encode(parts.icon_svgs[s].encode("utf-8")).decode("ascii")}" '
+                    'alt=""></div>' for s in used)
+    html = ("<!DOCTYPE html><html><head><style>@page { size: 10mm 10mm; margin: 0 } "
+            "html, body { margin: 0 } .i { width: 10mm; height: 10mm; break-after: page } "
+            ".i img { display: block; width: 100%; height: 100% }</style></head><body>"
+            f"{pages}</body></html>")
+    from pypdf import PdfReader
+    from pypdf.generic import DictionaryObject, NameObject
+
+    out = {}
+    for symbol, page in zip(used, PdfReader(io.BytesIO(html_to_pdf(html))).pages,
+                            strict=True):
+        side = float(page.mediabox.width)
+        form = _form(writer, page, (0, 0, side, side), (1 / side, 0, 0, 1 / side, 0, 0))
+        # A transparency group: a dimmed icon's alpha applies to the icon as a whole (the
+        # icon's drawing sets its own alpha, which would undo the dimming otherwise).
+        form.get_object()[NameObject("/Group")] = DictionaryObject({
+            NameObject("/Type"): NameObject("/Group"),
+            NameObject("/S"): NameObject("/Transparency")})
+        out[symbol] = form
+    return out
+
+
+def _icon_ops(marks: dict[str, tuple[float, float, float, float]],
+              icons: list[tuple[str, bool]], top: float) -> tuple[str, list[tuple[int, str]]]:
+    """The drawing of a face page's icons at their markers, and the icon forms it names.
+
+    A marker's anchor is its box's top-left and bottom-right corners after the transforms
+    of the boxes around it, in CSS px from the page's top left; a landscape card turns its
+    panel a quarter, so the corners say how the icon turns too (by their signs)."""
+    ops: list[str] = []
+    names: dict[str, int] = {}
+    for anchor, (x1, y1, x2, y2) in marks.items():
+        if not anchor.startswith(ICON_MARK + "-"):
+            continue
+        symbol, dimmed = icons[int(anchor.rsplit("-", 1)[1])]
+        index = names.setdefault(symbol, len(names))
+        dx, dy = x2 - x1, y2 - y1
+        # The icon's right (u) and down (v) directions on the page, and its box's size.
+        u, v, w, h = {(True, True): ((1, 0), (0, 1), dx, dy),
+                      (True, False): ((0, -1), (1, 0), -dy, dx),
+                      (False, True): ((0, 1), (-1, 0), dy, -dx),
+                      (False, False): ((-1, 0), (0, -1), -dx, -dy)}[(dx >= 0, dy >= 0)]
+        side = min(w, h)  # the icon keeps its shape, centred in its box
+        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+        tx = cx - side / 2 * (u[0] + v[0])
+        ty = cy - side / 2 * (u[1] + v[1])
+        k = 0.75 * side  # CSS px to points
+        a, b = k * u[0], -k * u[1]
+        c, d = -k * v[0], k * v[1]
+        e = 0.75 * (tx + side * v[0])
+        f = top - 0.75 * (ty + side * v[1])
+        state = "/DeckloreDim gs " if dimmed else ""
+        ops.append(f"q {state}{a:.4f} {b:.4f} {c:.4f} {d:.4f} {e:.3f} {f:.3f} cm "
+                   f"/DeckloreIcon{index} Do Q")
+    return "\n".join(ops), [(i, s) for s, i in names.items()]
+
+
+def _form(writer: Any, page: Any, bbox: tuple[float, ...] | None = None,
+          matrix: tuple[float, ...] = (1, 0, 0, 1, 0, 0), extra: str = "",
+          xobjects: dict[str, Any] | None = None, dim: Any = None) -> Any:
+    """A PDF page as a form XObject of ``writer`` (drawn with one ``Do`` wherever it goes),
+    with ``extra`` drawing after the page's own (which may leave a transform set)."""
+    from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject
+
+    contents = page.get_contents()
+    data = contents.get_data() if contents is not None else b""
+    if extra:
+        data = b"q\n" + data + b"\nQ\n" + extra.encode("ascii") + b"\n"
+    form = DecodedStreamObject()
+    form.set_data(data)
+    box = bbox if bbox is not None else (0, 0, float(page.mediabox.width),
+                                         float(page.mediabox.height))
+    resources = page.get("/Resources")
+    # A clone is made once per writer: pages of one document that share a resource
+    # dictionary share its clone, so the names added here go into copies of it.
+    resources = DictionaryObject(resources.get_object().clone(writer)) \
+        if resources is not None else DictionaryObject()
+    if xobjects:
+        resources[NameObject("/XObject")] = _extended(resources.get("/XObject"), xobjects)
+    if dim is not None and "DeckloreDim gs" in extra:
+        resources[NameObject("/ExtGState")] = _extended(resources.get("/ExtGState"),
+                                                        {"/DeckloreDim": dim})
+    form.update({
+        NameObject("/Type"): NameObject("/XObject"),
+        NameObject("/Subtype"): NameObject("/Form"),
+        NameObject("/BBox"): ArrayObject([FloatObject(v) for v in box]),
+        NameObject("/Matrix"): ArrayObject([FloatObject(v) for v in matrix]),
+        NameObject("/Resources"): resources,
+    })
+    return writer._add_object(form.flate_encode())
+
+
+def _extended(entries: Any, more: dict[str, Any]) -> Any:
+    """A new PDF dictionary with the entries of ``entries`` (if any) and ``more``."""
+    from pypdf.generic import DictionaryObject, NameObject
+
+    out = DictionaryObject(entries.get_object() if entries is not None else {})
+    for name, ref in more.items():
+        out[NameObject(name)] = ref
+    return out

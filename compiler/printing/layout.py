@@ -8,7 +8,6 @@ not fit its paper is refused with the numbers, never shrunk.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import pairwise
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 CARD_SIZES: dict[str, tuple[float, float]] = {
@@ -22,6 +21,10 @@ BLEEDS: dict[str, float] = {"none": 0.0, "3mm": 3.0, "1/8in": 3.175}
 
 MARK_CLEARANCE = 1.0
 """Crop marks stop this far from any card, so a slightly off cut never shows them."""
+MIN_MARK_CLEARANCE = 0.5
+"""The clearance in a margin too thin for the full one outside the edge's keep-out (the
+top and bottom of three poker cards on Letter leave 1.35 mm)."""
+MIN_MARK_LENGTH = 0.5
 MARK_LENGTH = 4.0
 MARK_WIDTH_PT = 0.5
 """Crop mark stroke width in points (at least 0.4 pt, so printers do not drop it)."""
@@ -153,62 +156,73 @@ class SheetLayout:
                     ys.append(round(y, 4))
         return xs, ys
 
+    @staticmethod
+    def _mark_span(margin: float) -> tuple[float, float]:
+        """(clearance, length) of the crop marks in a margin of ``margin`` mm: they keep
+        MIN_MARGIN from the paper's edge (home printers cannot print there); length 0
+        when no mark fits."""
+        room = margin - MIN_MARGIN
+        clearance = MARK_CLEARANCE if room >= MARK_CLEARANCE + 2.0 else MIN_MARK_CLEARANCE
+        length = min(MARK_LENGTH, room - clearance)
+        return clearance, (round(length, 4) if length >= MIN_MARK_LENGTH else 0.0)
+
     def crop_marks(self) -> list[Line]:
-        """Cut guides in the margins only, each stopping short of the cards and the edge."""
+        """Cut guides in the margins only, each stopping short of the cards and keeping
+        MIN_MARGIN from the paper's edge."""
         xs, ys = self.cut_positions()
         top, bottom = self.margin_y, self.margin_y + self.grid_height
         left, right = self.margin_x, self.margin_x + self.grid_width
-        length_y = min(MARK_LENGTH, self.margin_y - MARK_CLEARANCE - 0.5)
-        length_x = min(MARK_LENGTH, self.margin_x - MARK_CLEARANCE - 0.5)
+        clear_y, length_y = self._mark_span(self.margin_y)
+        clear_x, length_x = self._mark_span(self.margin_x)
         marks: list[Line] = []
         if length_y > 0:
             for x in xs:
-                marks.append(Line(x, round(top - MARK_CLEARANCE - length_y, 4), x,
-                                  round(top - MARK_CLEARANCE, 4)))
-                marks.append(Line(x, round(bottom + MARK_CLEARANCE, 4), x,
-                                  round(bottom + MARK_CLEARANCE + length_y, 4)))
+                marks.append(Line(x, round(top - clear_y - length_y, 4), x,
+                                  round(top - clear_y, 4)))
+                marks.append(Line(x, round(bottom + clear_y, 4), x,
+                                  round(bottom + clear_y + length_y, 4)))
         if length_x > 0:
             for y in ys:
-                marks.append(Line(round(left - MARK_CLEARANCE - length_x, 4), y,
-                                  round(left - MARK_CLEARANCE, 4), y))
-                marks.append(Line(round(right + MARK_CLEARANCE, 4), y,
-                                  round(right + MARK_CLEARANCE + length_x, 4), y))
+                marks.append(Line(round(left - clear_x - length_x, 4), y,
+                                  round(left - clear_x, 4), y))
+                marks.append(Line(round(right + clear_x, 4), y,
+                                  round(right + clear_x + length_x, 4), y))
         return marks
 
     def scale_bar(self) -> Box:
-        """A 50 mm bar (1 mm tall) in the bottom or top margin, clear of cards and marks.
+        """A 50 mm bar (1 mm thick), clear of cards and marks and MIN_MARGIN from the edge.
 
-        Below the crop marks when the margin is deep enough; otherwise centred in the
-        widest stretch between two marks.
+        Under the crop marks of the bottom margin when it is deep enough (A4); else
+        upright in the right margin, beyond the marks there (Letter's top and bottom
+        margins are 6.35 mm: nothing but a short mark fits outside the edge's keep-out).
         """
-        xs, _ = self.cut_positions()
-        mark = min(MARK_LENGTH, self.margin_y - MARK_CLEARANCE - 0.5)
-        for top_margin in (False, True):
-            edge = self.margin_y if top_margin else self.margin_y + self.grid_height
-            below_marks = MARK_CLEARANCE + max(mark, 0) + 1.0
-            if self.margin_y - below_marks >= 2.0:  # room under (or over) the marks
-                y = edge - below_marks - 1.0 if top_margin else edge + below_marks
-                return Box(round((self.paper[0] - SCALE_BAR) / 2, 4), round(y, 4),
-                           SCALE_BAR, 1.0)
-            stops = [0.0, *xs, self.paper[0]]
-            middle = self.paper[0] / 2
-            best = max(pairwise(stops), key=lambda ab: (round(ab[1] - ab[0], 3),
-                                                        -abs((ab[0] + ab[1]) / 2 - middle)))
-            if best[1] - best[0] >= SCALE_BAR + 2.0 and self.margin_y >= MARK_CLEARANCE + 2.0:
-                x = (best[0] + best[1] - SCALE_BAR) / 2
-                y = edge - MARK_CLEARANCE - 1.5 if top_margin else edge + MARK_CLEARANCE + 0.5
-                return Box(round(x, 4), round(y, 4), SCALE_BAR, 1.0)
-        raise LayoutError(f"no room for the {SCALE_BAR:g} mm scale bar in {self.margin_y:.2f} "
-                          "mm margins between the crop marks; use fewer rows")
-
+        clear_y, length_y = self._mark_span(self.margin_y)
+        below = clear_y + length_y + 1.0
+        if self.margin_y - below - 1.0 >= MIN_MARGIN - 1e-9:
+            return Box(round((self.paper[0] - SCALE_BAR) / 2, 4),
+                       round(self.margin_y + self.grid_height + below, 4), SCALE_BAR, 1.0)
+        clear_x, length_x = self._mark_span(self.margin_x)
+        x = self.margin_x + self.grid_width + clear_x + length_x + 1.0
+        if x + 1.0 <= self.paper[0] - MIN_MARGIN + 1e-9 and self.paper[1] >= SCALE_BAR + 10:
+            return Box(round(x, 4), round((self.paper[1] - SCALE_BAR) / 2, 4), 1.0, SCALE_BAR)
+        raise LayoutError(f"no room for the {SCALE_BAR:g} mm scale bar {MIN_MARGIN:g} mm from "
+                          f"the paper's edge in {self.margin_x:.2f} × {self.margin_y:.2f} mm "
+                          "margins; use fewer rows or columns")
 
     def label_box(self) -> Box:
-        """Room for "print at 100%" in the top margin, above the scale bar's stretch."""
+        """Room for "print at 100%": in the top margin, above the scale bar's stretch, or,
+        when the bar stands in the right margin, upright in the left one (a box taller
+        than wide: the sheet turns its text a quarter)."""
         bar = self.scale_bar()
         height = 2.5
-        y = max((self.margin_y - MARK_CLEARANCE) / 2 - height / 2, 0.5)
-        if bar.y < self.margin_y:  # the bar took the top margin: use the bottom one
-            y = self.paper[1] - y - height
+        if bar.h > bar.w:
+            length = min(120.0, self.paper[1] - 2 * MIN_MARGIN)
+            return Box(MIN_MARGIN, round((self.paper[1] - length) / 2, 4), height, length)
+        y = max((self.margin_y - MARK_CLEARANCE) / 2 - height / 2, MIN_MARGIN)
+        clear, length = self._mark_span(self.margin_y)
+        if y + height > self.margin_y - clear - length + 1e-9:  # it would touch the marks
+            length = min(120.0, self.paper[1] - 2 * MIN_MARGIN)
+            return Box(MIN_MARGIN, round((self.paper[1] - length) / 2, 4), height, length)
         return Box(bar.x, round(y, 4), bar.w, height)
 
 

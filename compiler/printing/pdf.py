@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ENGINES = ("weasyprint", "chromium")
 
@@ -65,14 +66,23 @@ def _fetcher() -> object:
 
 
 def _weasyprint(html: str) -> bytes:
+    data: bytes = weasyprint_document(html).write_pdf()
+    return data
+
+
+def weasyprint_document(html: str) -> Any:
+    """The sheet laid out by WeasyPrint (its pages say where each element with an id went)."""
+    if len(html) > MAX_HTML_CHARS:
+        raise PdfError(f"the sheet is {len(html):,} characters of HTML, more than the "
+                       f"{MAX_HTML_CHARS:,} a PDF is made from; print it as HTML, or with "
+                       "fewer cards")
     try:
         import weasyprint
     except ImportError as exc:  # pragma: no cover - weasyprint is a dependency
         raise PdfError(f"WeasyPrint is not available ({exc}); install decklore's "
                        "dependencies, or use --engine chromium") from None
-    document = weasyprint.HTML(string=html, url_fetcher=_fetcher(), base_url="about:blank")
-    data: bytes = document.write_pdf()
-    return data
+    return weasyprint.HTML(string=html, url_fetcher=_fetcher(),
+                           base_url="about:blank").render()
 
 
 def _chromium(html: str) -> bytes:

@@ -11,7 +11,8 @@ from __future__ import annotations
 import csv
 import io
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from html import unescape as html_unescape
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -32,6 +33,8 @@ FORMATS = {"cards": ("html", "pdf"), "list": ("html", "pdf", "md", "csv"),
            "legend": ("html", "pdf", "md")}
 THEMES = ("standard", "ink-saver")
 _TOKEN = re.compile(r"\{([a-z][a-z0-9_]*(?::[a-z][a-z0-9_]*)?)\}")
+ICON_MARK = "decklore-icon"
+"""The class of the empty element that stands for an icon on the fast card sheets."""
 
 
 @dataclass(frozen=True)
@@ -76,19 +79,28 @@ class _Icons:
     """Symbol icons by local and qualified id, as safe markup."""
 
     by_id: dict[str, dict[str, Any]] = field(default_factory=dict)
+    placeholders: bool = False
+    """Draw each icon as an empty marker naming its symbol (``ICON_MARK``), for
+    ``card_pdf`` to draw the symbol's icon there once laid out: WeasyPrint parses and
+    draws every inline ``<svg>`` anew, which was a third of the time of a card sheet."""
 
     @classmethod
-    def of(cls, tables: dict[str, Any]) -> _Icons:
-        icons = cls()
+    def of(cls, tables: dict[str, Any], placeholders: bool = False) -> _Icons:
+        icons = cls(placeholders=placeholders)
         for symbol in tables["symbols"]:
             icons.by_id[symbol["id"]] = symbol
             icons.by_id[symbol["id"].split(":")[-1]] = symbol
         return icons
 
-    def svg(self, symbol: str) -> Markup:
+    def svg(self, symbol: str, dim: bool = False) -> Markup:
+        """The icon as markup; ``dim`` draws it half transparent (a locked symbol)."""
         row = self.by_id.get(symbol)
         if row is None:
             return Markup("")
+        if self.placeholders:
+            return Markup(f'<span class="icon" title="{escape(row["name"])}"><i class='
+                          f'"{ICON_MARK}{" dim" if dim else ""}" data-symbol='
+                          f'"{escape(row["id"])}"></i></span>')
         # The compiler refused scripts, links and event attributes in icons (paths.read_icon).
         return Markup(f'<span class="icon" title="{escape(row["name"])}">{row["icon_svg"]}'
                       "</span>")
@@ -116,7 +128,7 @@ def _symbol_items(entries: list[dict[str, Any]], icons: _Icons) -> list[dict[str
     for entry in entries:
         target = entry["argument"] if entry["argument"] and not entry["key"] else None
         items.append({
-            "icon": icons.svg(entry["symbol"]),
+            "icon": icons.svg(entry["symbol"], dim=bool(entry["lock"])),
             "name": icons.name(entry["symbol"]),
             "count": entry["count"],
             "lock": entry["lock"],
@@ -144,21 +156,53 @@ def card_view(card: dict[str, Any], tables: dict[str, Any], icons: _Icons) -> di
 
     hidden = set(kind.get("face_hides") or ())
 
+    def specs(name: str) -> list[dict[str, Any]]:
+        return [s for s in slots.get(name, []) if s["name"] not in hidden]
+
     def slot(name: str) -> Any:
-        specs = [s for s in slots.get(name, []) if s["name"] not in hidden]
-        return card.get(specs[0]["name"]) if specs else None
+        found = specs(name)
+        return card.get(found[0]["name"]) if found else None
+
+    def shown(spec: dict[str, Any]) -> bool:
+        # A value the card leaves at its default (no food needed, 0 VP) says nothing.
+        value = card.get(spec["name"])
+        return value not in (None, False, "", []) and value != spec.get("default")
+
+    def words(spec: dict[str, Any]) -> str:
+        return str(spec.get("short") or spec["label"])
+
+    def badge(name: str, always: bool = False) -> dict[str, Any] | None:
+        """A badge's view; ``always`` shows a value left at the default (a rank of 1)."""
+        found = [s for s in specs(name)
+                 if shown(s) or (always and card.get(s["name"]) is not None)]
+        if not found:
+            return None
+        spec = found[0]
+        return {"value": card[spec["name"]], "label": words(spec), "title": spec["label"],
+                "icon": icons.svg(spec["icon"]) if spec.get("icon") else None}
+
+    def icon_of(name: str, fallback: str) -> Markup | None:
+        found = specs(name)
+        symbol = found[0].get("icon") if found else None
+        symbol = symbol or (fallback if fallback in icons.by_id else None)
+        return icons.svg(symbol) if symbol else None
 
     defense = slot("defense")
-    footer = []
-    for spec in slots.get("footer", []):
-        value = card.get(spec["name"])
-        # A value the card leaves at its default (no food needed, 0 VP) says nothing.
-        if value not in (None, False, "", []) and spec["name"] not in hidden \
-                and value != spec.get("default"):
-            shown = _card_names(value, tables) if spec.get("type") == "cards" \
-                else _plain(value, icons)
-            footer.append({"label": spec["label"], "value": shown})
+    footer = [{"label": spec["label"],
+               "value": _card_names(card[spec["name"]], tables) if spec.get("type") == "cards"
+               else _plain(card[spec["name"]], icons)}
+              for spec in specs("footer") if shown(spec)]
+    needs = [{"value": card[spec["name"]], "title": spec["label"],
+              "name": icons.name(spec["icon"]) if spec.get("icon") else words(spec),
+              "icon": icons.svg(spec["icon"]) if spec.get("icon") else None,
+              "label": None if spec.get("icon") else words(spec)}
+             for spec in specs("needs") if shown(spec)]
+    captions = {str(spec.get("short")) for spec in specs("needs") if spec.get("short")}
     entries = card["symbols"]
+    pips = slot("pips") or 0
+    marks = {"cost2_mark": slot("cost2_mark"), "title_mark": slot("title_mark")}
+    mark_icon = icon_of("title_mark", "lock") or icon_of("cost2_mark", "lock")
+    pips_icon = icon_of("pips", "star")
     return {
         "id": card["id"],
         "name": card["name"],
@@ -168,26 +212,38 @@ def card_view(card: dict[str, Any], tables: dict[str, Any], icons: _Icons) -> di
         "landscape": kind.get("layout") == "landscape",
         "cost": slot("cost"),
         "cost2": slot("cost2"),
-        "cost2_lock": slot("cost2_lock"),
-        "title_lock": slot("title_lock"),
-        "stars": slot("stars") or 0,
+        **marks,
+        "pips": pips,
+        "pips_icon": pips_icon,
+        "rank": badge("rank", always=True),
+        "needs": needs,
+        "needs_label": captions.pop() if len(captions) == 1 and needs else None,
+        "points": badge("points"),
+        "foot_notes": [{"label": words(spec), "value": _plain(card[spec["name"]], icons)}
+                       for spec in specs("foot_note") if shown(spec)],
+        # The names of the slots before they had generic ones, for packs' own templates.
+        "cost2_lock": marks["cost2_mark"], "title_lock": marks["title_mark"],
+        "stars": pips, "star_icon": pips_icon,
         "defense": None if not defense else {
             "icon": icons.svg(defense["symbol"]), "name": icons.name(defense["symbol"]),
             "value": defense["value"], "bonus": defense["per_stacked"]},
         "unique": card["unique"],
         "unique_icon": icons.svg("unique") if "unique" in icons.by_id else None,
-        "lock_icon": icons.svg("lock") if "lock" in icons.by_id else None,
-        "star_icon": icons.svg("star") if "star" in icons.by_id else None,
+        "lock_icon": mark_icon,
         "once": _symbol_items([e for e in entries if not e["per_stacked"]], icons),
         "dash": _symbol_items([e for e in entries if e["per_stacked"]], icons),
         "text": rich_text(card["text"], icons),
+        # How long the text reads, for its size on the face: an icon counts as its title,
+        # however it is drawn (so the fast card PDF sizes text as the HTML sheet does).
+        "text_chars": len(rich_text(card["text"], replace(icons, placeholders=False))
+                          .striptags()),
         "flavor": card["flavor"],
         "copies": card["copies"],
         "deck": card["deck"],
         "footer": footer,
         # The pack's own words for each face slot (hover titles, the legend's anatomy).
-        "slot_labels": {face: specs[0]["label"] for face, specs in slots.items()
-                        if specs and specs[0].get("label")},
+        "slot_labels": {face: found[0]["label"] for face, found in slots.items()
+                        if found and found[0].get("label")},
     }
 
 
@@ -237,28 +293,48 @@ def _box_style(box: Box) -> str:
             f"height:{box.h:.3f}mm")
 
 
+def _label_style(box: Box) -> str:
+    """A label's box; an upright one (taller than wide) is a line of text turned a quarter
+    to the left about its top left corner, which then sits at the box's bottom left."""
+    if box.h <= box.w:
+        return _box_style(box)
+    return (f"left:{box.x:.3f}mm;top:{box.bottom:.3f}mm;width:{box.h:.3f}mm;"
+            f"height:{box.w:.3f}mm;transform-origin:0 0;transform:rotate(-90deg)")
+
+
 BACK_BLEED = 2.5
 """How far (mm) a back's colour runs past its card's cut line on print-and-play sheets."""
 
 
 def render_cards(tables: dict[str, Any], options: PrintOptions,
-                 overrides: dict[str, str] | None = None, frame_only: bool = False) -> str:
-    """Print-and-play pages: every card with its copies, true size, then mirrored backs.
+                 overrides: dict[str, str] | None = None) -> str:
+    """Print-and-play pages: every card with its copies, true size, then mirrored backs."""
+    return _cards_html(tables, options, overrides)[0]
+
+
+def _cards_html(tables: dict[str, Any], options: PrintOptions,
+                overrides: dict[str, str] | None = None, frame_only: bool = False
+                ) -> tuple[str, list[int]]:
+    """The card sheets' HTML, and for each page of the sheets the page of that HTML drawn.
 
     With ``frame_only`` the pages hold everything but the cards (marks, labels, the backs'
-    bleed), for ``card_pdf`` to place each distinct face on."""
+    bleed), for ``card_pdf`` to place each distinct face on; then each distinct frame page
+    is drawn once (every full face page looks alike, and so does every full back page)."""
     icons = _Icons.of(tables)
     decks = _decks(tables)
-    faces = [card_view(card, tables, icons)
-             for card in _ordered_cards(tables) for _ in range(card["copies"])]
+    # A frame draws no card: only how many go on each page matters to it.
+    faces: list[dict[str, Any]] = [
+        {} if frame_only else card_view(card, tables, icons)
+        for card in _ordered_cards(tables) for _ in range(card["copies"])]
     env = environment(overrides)
     if options.print_shop:
         size = options.custom_card or options.layout().card
         shop = PrintShopLayout(size, options.bleed, options.safe)
-        return env.get_template("cards-print-shop.html.j2").render(
+        html = env.get_template("cards-print-shop.html.j2").render(
             pack=tables["pack"], faces=faces, decks=decks, shop=shop,
             trim=_box_style(shop.trim), safe=_box_style(shop.safe_box),
             **_styles(options.theme, overrides))
+        return html, list(range(len(faces)))
     layout = options.layout()
     face_boxes = [_box_style(b) for b in layout.face_boxes()]
     back_rects = layout.back_boxes(options.duplex, options.back_offset)
@@ -275,14 +351,25 @@ def render_cards(tables: dict[str, Any], options: PrintOptions,
         if options.duplex != "none":
             pages.append({"kind": "back", "cards": list(zip(chunk, back_boxes, strict=False)),
                           "bleeds": bleeds[:len(chunk)]})
+    frame_of = list(range(len(pages)))
+    if frame_only:
+        distinct: dict[str, int] = {}
+        for index, page in enumerate(pages):
+            key = repr((page["kind"], page["bleeds"]))
+            frame_of[index] = distinct.setdefault(key, len(distinct))
+        pages = [next(p for i, p in enumerate(pages) if frame_of[i] == n)
+                 for n in range(len(distinct))]
+    alignment = options.alignment_page and options.duplex != "none"
+    if alignment:
+        frame_of += [len(pages), len(pages) + 1]
     marks = [{"x": m.x1, "y": m.y1, "w": m.x2 - m.x1, "h": m.y2 - m.y1}
              for m in layout.crop_marks()]
-    return env.get_template("cards.html.j2").render(
+    html = env.get_template("cards.html.j2").render(
         pack=tables["pack"], pages=pages, decks=decks, layout=layout, marks=marks,
-        scale_bar=_box_style(layout.scale_bar()), label=_box_style(layout.label_box()),
-        alignment=options.alignment_page and options.duplex != "none",
-        align_faces=face_boxes, align_backs=back_boxes, frame_only=frame_only,
-        **_styles(options.theme, overrides))
+        scale_bar=_box_style(layout.scale_bar()), label=_label_style(layout.label_box()),
+        alignment=alignment, align_faces=face_boxes, align_backs=back_boxes,
+        frame_only=frame_only, **_styles(options.theme, overrides))
+    return html, frame_of
 
 
 @dataclass(frozen=True)
@@ -292,17 +379,24 @@ class CardSheetParts:
 
     frame_html: str
     faces_html: str
+    frame_of: list[int]
+    """For each page of the sheets, the page of frame_html under its cards."""
     placements: list[list[tuple[int, Box]]]
     """For each frame page, (page of faces_html, box in mm from the top left)."""
     paper: tuple[float, float]
     card: tuple[float, float]
     """The card's size: it fills the top of each page of faces_html."""
+    icons: list[tuple[str, bool]] = field(default_factory=list)
+    """For each icon marker of faces_html (its id is ``ICON_MARK-<index>``), the symbol
+    it stands for and whether it is drawn dimmed."""
+    icon_svgs: dict[str, str] = field(default_factory=dict)
+    """Each symbol's icon, as SVG."""
 
 
 def card_sheet_parts(tables: dict[str, Any], options: PrintOptions,
                      overrides: dict[str, str] | None = None) -> CardSheetParts:
     """The parts ``card_pdf`` assembles into the same pages ``render_cards`` draws."""
-    icons = _Icons.of(tables)
+    icons = _Icons.of(tables, placeholders=True)
     decks = _decks(tables)
     layout = options.layout()
     unique: list[dict[str, Any]] = []
@@ -328,6 +422,13 @@ def card_sheet_parts(tables: dict[str, Any], options: PrintOptions,
     faces_html = environment(overrides).get_template("cards-faces.html.j2").render(
         pack=tables["pack"], faces=unique, backs=backs, layout=layout,
         **_styles(options.theme, overrides))
+    marks: list[tuple[str, bool]] = []
+
+    def number(match: re.Match[str]) -> str:
+        marks.append((html_unescape(match.group(2)), bool(match.group(1))))
+        return f'<i class="{ICON_MARK}" id="{ICON_MARK}-{len(marks) - 1}"'
+
+    faces_html = _MARK.sub(number, faces_html)
     face_boxes = layout.face_boxes()
     back_boxes = layout.back_boxes(options.duplex, options.back_offset)
     placements: list[list[tuple[int, Box]]] = []
@@ -340,8 +441,13 @@ def card_sheet_parts(tables: dict[str, Any], options: PrintOptions,
                                                                      strict=False)])
     if options.alignment_page and options.duplex != "none":
         placements += [[], []]
-    return CardSheetParts(render_cards(tables, options, overrides, frame_only=True),
-                          faces_html, placements, layout.paper, layout.card)
+    frame_html, frame_of = _cards_html(tables, options, overrides, frame_only=True)
+    return CardSheetParts(frame_html, faces_html, frame_of, placements, layout.paper,
+                          layout.card, marks,
+                          {row["id"]: str(row["icon_svg"]) for row in tables["symbols"]})
+
+
+_MARK = re.compile(f'<i class="{ICON_MARK}( dim)?" data-symbol="([^"]*)"')
 
 
 def list_rows(tables: dict[str, Any]) -> list[dict[str, Any]]:
@@ -355,7 +461,7 @@ def list_rows(tables: dict[str, Any]) -> list[dict[str, Any]]:
                      "symbols_text": _symbols_text(card["symbols"], icons),
                      "text_plain": _plain_text(card["text"], icons),
                      "lock_letters": sorted({e["lock"] for e in card["symbols"] if e["lock"]} |
-                                     ({view["title_lock"]} if view["title_lock"] else set())),
+                                     ({view["title_mark"]} if view["title_mark"] else set())),
                      "key_letters": sorted({e["argument"] for e in card["symbols"] if e["key"]})})
     return rows
 
@@ -417,11 +523,18 @@ def render_list(tables: dict[str, Any], fmt: str, theme: str = "standard",
         for r in deck_rows:
             kinds[r["kind_name"] or "cards"] = kinds.get(r["kind_name"] or "cards", 0) + \
                 r["copies"]
-        decks.append({"deck": deck, "rows": deck_rows,
+        # A foot note (Era of Kingdoms' "Out with 2 players") gets a column of its own
+        # where a card of the deck has one.
+        notes = list(dict.fromkeys(n["label"] for r in deck_rows for n in r["foot_notes"]))
+        decks.append({"deck": deck, "rows": deck_rows, "notes": notes,
                       "total": sum(r["copies"] for r in deck_rows), "kinds": kinds})
     template = "list.md.j2" if fmt == "md" else "list.html.j2"
-    labels = {face: specs[0]["label"] for face, specs in _fields_by_face(tables).items()
-              if specs and specs[0].get("label")}
+    by_face = _fields_by_face(tables)
+    labels: dict[str, Any] = {face: specs[0]["label"] for face, specs in by_face.items()
+                              if specs and specs[0].get("label")}
+    # The needs share one column under their short label; each foot note has its own.
+    labels["needs_short"] = next((str(s["short"]) for s in by_face.get("needs", [])
+                                  if s.get("short")), None)
     return environment(overrides).get_template(template).render(
         pack=tables["pack"], decks=decks, labels=labels, **_styles(theme, overrides))
 
@@ -453,8 +566,10 @@ def render_legend(tables: dict[str, Any], fmt: str = "html", theme: str = "stand
 
 
 _PLACES = {"cost": "Circle at the top left", "cost2": "Small circle beside it",
-           "cost2_lock": "Letter on that small circle", "title_lock": "Letter by the name",
-           "stars": "Down the left side", "defense": "Badge at the bottom right",
+           "cost2_mark": "Letter on that small circle", "title_mark": "Letter by the name",
+           "rank": "Badge at the top right", "needs": "Icons and numbers under the name",
+           "pips": "Down the side of the symbols", "defense": "Badge at the bottom right",
+           "points": "Number badge at the bottom right", "foot_note": "Beside the copies",
            "footer": "Text box, under the rules"}
 """Where each face slot sits on a card, as the face templates draw it."""
 
@@ -525,11 +640,6 @@ def render_guide(tables: dict[str, Any], fmt: str, options: PrintOptions,
         raise ValueError("this pack's rules have no turn with phases to make a guide of")
     icons = _Icons.of(tables)
     copies = max(1, (tables["pack"].get("players") or {}).get("max", 1))
-    # The cards share the page between them: two columns, as many rows as the seats need
-    # (up to two a page), instead of card-sized boxes that leave most of the page empty.
-    width, height = (_A4_TEXT[0] - _GUIDE_GAP) / 2, (_A4_TEXT[1] - _GUIDE_GAP) / 2
-    if copies == 1:
-        width = _A4_TEXT[0] * 0.62
     view = {"title": guide.title, "goal": [rich_text(g, icons) for g in guide.goal],
             "goal_plain": [_plain_text(g, icons) for g in guide.goal],
             "phases": [{"title": p.title, "asks": [rich_text(a, icons) for a in p.asks],
@@ -537,13 +647,77 @@ def render_guide(tables: dict[str, Any], fmt: str, options: PrintOptions,
                         "does": [rich_text(d, icons) for d in p.does or p.notes],
                         "does_plain": [_plain_text(d, icons) for d in p.does or p.notes]}
                        for p in guide.phases]}
+    fit = guide_fit(view, copies)
+    pages = [list(range(start, min(start + fit.per_page, copies)))
+             for start in range(0, copies, fit.per_page)]
     template = "guide.md.j2" if fmt == "md" else "guide.html.j2"
     return environment(overrides).get_template(template).render(
-        pack=tables["pack"], guide=view, copies=copies,
-        width=f"{width:.1f}", height=f"{height:.1f}", **_styles(options.theme, overrides))
+        pack=tables["pack"], guide=view, copies=copies, pages=pages,
+        width=f"{fit.width:.1f}", height=f"{fit.height:.1f}", font=f"{fit.font:.2f}",
+        **_styles(options.theme, overrides))
 
 
-_A4_TEXT = (210.0 - 22.0, 297.0 - 20.0 - 16.0)  # the page inside the margins and header, mm
+@dataclass(frozen=True)
+class GuideFit:
+    """How the guide cards share a page: their size (mm), text size (pt), cards a page."""
+
+    width: float
+    height: float
+    font: float
+    per_page: int
+
+
+_GUIDE_HALF_FONTS = (10.5, 10.0, 9.5, 9.0, 8.5, 8.0, 7.6, 7.2, 6.8, 6.4)
+_GUIDE_QUARTER_FONTS = _GUIDE_HALF_FONTS[:_GUIDE_HALF_FONTS.index(7.2) + 1]
+"""Text sizes (pt) for four cards a page; below these, two larger cards read better."""
+_GUIDE_CHAR = 0.56
+"""A character's mean advance in DejaVu Sans, in ems, a little over the real one (about
+0.53 for English text), so the estimate errs towards the taller card."""
+
+
+def guide_fit(view: dict[str, Any], copies: int) -> GuideFit:
+    """The layout the guide's text fills best: four cards a page when each fits a quarter
+    of it at a readable size, else two (or one), each a full column tall; either way at
+    the largest text size that fits.
+
+    The cards are sized to hold their content, never clipped to a fixed box (ERA's cut
+    off "How to win"); the estimate only chooses the layout. It counts wrapped lines at a
+    generous character width; the card is at least this tall and grows if it is wrong.
+    """
+    width = (_A4_TEXT[0] - _GUIDE_GAP) / 2 if copies > 1 else _A4_TEXT[0] * 0.62
+    half = (_A4_TEXT[1] - _GUIDE_GAP) / 2
+    if copies > 2:
+        for font in _GUIDE_QUARTER_FONTS:
+            if _guide_height(view, width, font) <= half:
+                return GuideFit(width, half, font, 4)
+    font = next((f for f in _GUIDE_HALF_FONTS if _guide_height(view, width, f) <= _A4_TEXT[1]),
+                _GUIDE_HALF_FONTS[-1])
+    return GuideFit(width, _A4_TEXT[1], font, min(copies, 2))
+
+
+def _guide_height(view: dict[str, Any], width: float, font: float) -> float:
+    """About how tall (mm) a guide card is at ``font`` points (see guide_fit)."""
+    pt = 25.4 / 72
+    line = font * 1.25 * pt
+    char = font * _GUIDE_CHAR * pt
+
+    def lines(texts: list[str], indent: float) -> int:
+        per_line = max(1, int((width - 2 * 3.4 - indent) / char))
+        return sum(-(-len(t) // per_line) for t in texts)
+
+    height = 2 * 3.4 + 10.5 * 1.25 * pt + 2.5  # padding, heading and its rule
+    for phase in view["phases"]:
+        height += line * (1 + lines(phase["does_plain"], 4.0)
+                          + lines(phase["asks_plain"], 7.0)) + 1.6
+    if view["goal_plain"]:
+        height += 2 + 2.4 + 0.925 * line * lines(view["goal_plain"], 4.0) \
+            + 0.8 * len(view["goal_plain"])
+    return height
+
+
+_A4_TEXT = (210.0 - 22.0, 297.0 - 20.0 - 26.0)
+"""The page inside its margins and the sheet's heading (mm), room left for a pack name
+long enough to take two lines (a card taller than the room left goes to the next page)."""
 _GUIDE_GAP = 4.0
 
 
