@@ -102,9 +102,9 @@ PINNED: dict[str, str] = {
     "uno-4p-seed3-default-random":
         "162814d31d000f32b9226312a7155e5d84763e565861d67ebe6b3baa2ac77142",
     "embers-of-empire-2p-seed1-default-random":
-        "e4f40ea421f4b6d62ce20b53ae6edb781ddfff4417725bc8b4145691ae952006",
+        "82507b4cae05cb3d244b3bcebe3f79a56baef252c97e2cbeb875eaac14ddd017",
     "embers-of-empire-4p-seed2-default-greedy":
-        "db550b761a62d066f86c4bd8fe28c07081fd851725c37b7b7fc0a4b557e80582",
+        "ed591520c2de3a5a9b0a5bffe43f2558084c91e33f38a330f275264826b6b6e1",
 }
 
 
