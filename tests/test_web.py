@@ -127,6 +127,22 @@ def test_a_seat_sees_the_printed_sheets_faces_of_the_cards_it_sees(pack: str) ->
     assert '<script src="/static/htmx.min.js">' in page  # served here, never from a CDN
 
 
+def test_a_card_played_sideways_is_shown_upright() -> None:
+    """A landscape card prints turned a quarter in its frame; the page turns it back."""
+    from decklore.compiler import compile_pack
+    from decklore.compiler.printing.faces import FaceRenderer
+
+    raw = json.loads(compile_pack(ROOT / "cards" / "era").data)
+    sideways = {k["id"] for k in raw["card_kinds"] if k.get("layout") == "landscape"}
+    assert sideways
+    faces = FaceRenderer(raw)
+    for card in raw["cards"][:60]:
+        html = str(faces.face(card["id"]))
+        assert html.startswith('<div class="upright">') == (card["kind"] in sideways)
+    css = (ROOT / "web" / "static" / "table.css").read_text(encoding="utf-8")
+    assert ".card:has(> .upright)" in css and "rotate(90deg)" in css
+
+
 def _state(table: Table) -> tuple[int, str]:
     return table.version, table.game.to_json()
 

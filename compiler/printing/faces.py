@@ -43,11 +43,18 @@ class FaceRenderer:
                                       **self._styles))
 
     def face(self, card_id: str) -> Markup:
-        """One card's face as HTML, the same markup the card sheet prints."""
+        """One card's face as HTML, the same markup the card sheet prints.
+
+        A card played sideways (``landscape``) is printed turned a quarter in its portrait
+        frame, so that it cuts like every other card; a screen shows it the way it is read,
+        so its face comes wrapped in ``<div class="upright">``, which the page turns back
+        (the web table's ``table.css``)."""
         found = self._done.get(card_id)
         if found is None:
             view = card_view(self._cards[card_id], self.tables, self._icons)
             found = Markup(self._env.from_string(_FACE).render(card=view, u=self.u))
+            if view.get("landscape"):
+                found = Markup('<div class="upright">') + found + Markup("</div>")
             self._done[card_id] = found
         return found
 
