@@ -4,8 +4,9 @@ A ``says`` line replaces what the player reference would generate for a block, a
 or a definition, so it can drift from the rule when the rule changes.  The compiler cannot
 read English, but it can see the game's nouns: a wording that names a zone or counter the
 rule never touches (read through the actions and definitions it uses) is probably stale,
-and a ``{name}`` placeholder (in a ``says``, or in a ``term``'s meaning) must be a constant, a counter (its starting value), a definition
-without parameters or a symbol, or it would print raw.
+and a ``{name}`` placeholder (in a ``says``, or in a ``term``'s meaning) must be a
+constant, a counter (its starting value), a definition without parameters or a symbol, or
+it would print raw.  A term explains the whole game, so only its placeholders are checked.
 """
 
 from __future__ import annotations
