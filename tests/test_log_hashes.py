@@ -74,19 +74,19 @@ PINNED: dict[str, str] = {
     "era-deck-race-4p-seed2-default-greedy":
         "447a13c9d2011456f19c77fcc9bf616d5f961edde8bdcc140ee47ac24afd656e",
     "era-of-kingdoms-1p-seed1-default-random":
-        "3cd43900fb48660d0a7d1ed0b8bb2088a27183de62a19bbbe69cead082ef0719",
+        "28767a21c59b6212456eec6bb1a08023e995fe702b218583e1f4782a5fd40a9f",
     "era-of-kingdoms-2p-seed2-default-random":
-        "513864f90152e04d0938c91a4cd36459ed9defd91651e92df1ac14506b15111c",
+        "e8267c29ce82f8ff9ba29423e05c353040e23d7e45628b8023a7e98abcc00264",
     "era-of-kingdoms-3p-seed3-default-random":
-        "90eb6fa3002e14150fa11e2c1c1e51deff7bda63c28117794851d9dca9b4dbe7",
+        "88ea09e79e989bcd9ac8b93baf967f9fc044782506bc9faef6bb62a3aafe3453",
     "era-of-kingdoms-4p-seed4-default-random":
-        "b86d591143cf77394b99fc15753d1227c1e24f390c8fdbe67fbb7ff46caf65f6",
+        "0b4902966db667f9d30da543ea3dd2fcfb89435170f0137d7d2a4efb0843cfa4",
     "era-of-kingdoms-3p-seed5-default-greedy":
-        "ca8d7ff02e64dc59c01ff90b8fb0b5eeff47a0bf1eefe93cbd0a739ac9bb242e",
+        "160518a189dcb745d4af0cbaac95162f24dca3f486fb656344f3d1150893fa1c",
     "era-of-kingdoms-trade-route-2p-seed1-default-random":
-        "61443538e2c2065e18aede8abb6cda4ce80b955cb87c40dbf1b632847b562c58",
+        "75dbdc066f0a2884a6c46bd20341a94eb064e2634c1117f029b12cec6bac6bab",
     "era-of-kingdoms-trade-route-3p-seed2-default-random":
-        "cb19cb3f1a4b7d4f101054f7565415c9a1372e52804a82f68cf67bc5c045c5de",
+        "3ecad95b993659199c64f340cb8f8c484f1de41a94be698dd2f7a381f97a09c7",
     "renaissance-2p-seed1-default-random":
         "4a68f617f50b820ad06a94bf6ee6d4c1ed6df68153815362e14dcc0dfec044ca",
     "renaissance-2p-seed2-default-random":
