@@ -56,41 +56,41 @@ CASES: list[Case] = [
 
 PINNED: dict[str, str] = {
     "era-2p-seed1-ancient+medieval-random":
-        "bb5e599b9271e370af7f62c1ad42738813c0bc1f764b1cb56fa19a578ae5acf8",
+        "f3ad8ff87cef856e42707c0b750626ea82a7fddd626e096799b04edfbe773cae",
     "era-2p-seed2-industrial+atomic-random":
-        "c5125e1fc701f23aa3cb992a16f7e1d1f7afc26c3252d1c2b0d14812be3d6557",
+        "58594f0495c16962d9034290b0fdb5d81f4d36a723f1b330c90c92577cfd6f89",
     "era-2p-seed3-medieval+atomic-random":
-        "83227581dd637a6dfeb636c7e734635625029b5143984d86133d51591043d920",
+        "56061e23008ec2e4384f8ed323ccb0c1db14f594106b424cea561baa73ff8b20",
     "era-2p-seed4-atomic+ancient-random":
-        "c0f148707cd1832396a49ec9033cdd39005407fe49371cec4982ea0bbea67d1b",
+        "0bb6ecc041c0863888efd4fa5e8925be8c1d0c3073e7f50cb429e1925f0a74c0",
     "era-2p-seed5-ancient+industrial-greedy":
-        "0fa041ef586983448eccd85f09259c63fb25864b3ce86b730dc3aadc81fa0172",
+        "5dc0f9a4fd0d3e821da47afdf60e4af3b78006c8e46689b7d100ed725e563684",
     "era-3p-seed6-default-random":
-        "5173e030f66c09516f142227bdbca2b84ffb859e899f85f9cba2723b15c1fe36",
+        "44497f4b38c26fd91d426743ff0f9a8fe630cd3088919e6c3d87914b1328ce78",
     "era-4p-seed7-default-random":
-        "bbd18715e2918880980f273cf676629ccb35794e6af56c9bdccc7927fa1a1555",
+        "104a8bf0d8ef3fe6423eb472a2ef82d487648c30065c75210357760dc98085e9",
     "era-deck-race-2p-seed1-default-random":
         "b917a493f6b1a275d9b14e9453773278520f7d13dbc0634003436d14065e2094",
     "era-deck-race-4p-seed2-default-greedy":
         "447a13c9d2011456f19c77fcc9bf616d5f961edde8bdcc140ee47ac24afd656e",
     "era-of-kingdoms-1p-seed1-default-random":
-        "021b25f18ab3cb157c83a71839b17a2c205340a1c5dd122415b7fc8104008bad",
+        "28767a21c59b6212456eec6bb1a08023e995fe702b218583e1f4782a5fd40a9f",
     "era-of-kingdoms-2p-seed2-default-random":
-        "74caa8e36f6b22303bced6c3b779e54dcc55eb90035d67e1943a7538196a8fc1",
+        "e8267c29ce82f8ff9ba29423e05c353040e23d7e45628b8023a7e98abcc00264",
     "era-of-kingdoms-3p-seed3-default-random":
-        "b210a13e1443f904a34ae56b70a845e3d84b8c48f1a2c6794721e2ba8d42f97b",
+        "88ea09e79e989bcd9ac8b93baf967f9fc044782506bc9faef6bb62a3aafe3453",
     "era-of-kingdoms-4p-seed4-default-random":
-        "9cd1b2941541d3fa9a40501fde9667c16aa4a40c625e550c055ebbeba1cc98d8",
+        "0b4902966db667f9d30da543ea3dd2fcfb89435170f0137d7d2a4efb0843cfa4",
     "era-of-kingdoms-3p-seed5-default-greedy":
-        "c6c14aa4aefe4a8ed41dfb62015b58c61526499fa0006d2c37ad3265bd11e8af",
+        "160518a189dcb745d4af0cbaac95162f24dca3f486fb656344f3d1150893fa1c",
     "era-of-kingdoms-trade-route-2p-seed1-default-random":
-        "afa535ea58c68665bdca4ff2597843efcbe303cc76a38fbd93daacacf97890d7",
+        "75dbdc066f0a2884a6c46bd20341a94eb064e2634c1117f029b12cec6bac6bab",
     "era-of-kingdoms-trade-route-3p-seed2-default-random":
-        "f62ca67c4377439af83375677c7fc3ff15b2ae56831c5160a214a721ebf43f62",
+        "3ecad95b993659199c64f340cb8f8c484f1de41a94be698dd2f7a381f97a09c7",
     "renaissance-2p-seed1-default-random":
-        "74c0510887b246fc9dd4ff97318afc63551fb683f45747e1ec078a35dd78c048",
+        "4a68f617f50b820ad06a94bf6ee6d4c1ed6df68153815362e14dcc0dfec044ca",
     "renaissance-2p-seed2-default-random":
-        "1258ae4d79d2984a07f8e0d456abd5ec0ac649ee8830b213cd026000839e3de0",
+        "0be18a291fb70ddbddcf5eac046a3738a388522ff92ad3b39be2d5d8fcc78566",
     "rise-of-empires-2p-seed1-default-random":
         "61bdea3f32cc98ab26f3573bcc0ba8479a82ddc703e40f90616692b40f8d3e7a",
     "rise-of-empires-3p-seed2-default-greedy":

@@ -23,7 +23,12 @@ from decklore import cli
 from decklore.compiler import compile_pack
 from decklore.compiler.printing.sheets import PrintOptions, render
 from decklore.compiler.printing.turn_guide import turn_guide
-from decklore.compiler.rules.player import player_reference, symbol_names, to_text
+from decklore.compiler.rules.player import (
+    _automated_turn,
+    player_reference,
+    symbol_names,
+    to_text,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "sheets"
@@ -147,12 +152,84 @@ def _all_text(steps: list[Any]) -> list[str]:
 def test_era_reference_inlines_the_deal_and_names_the_goal() -> None:
     text = to_text(player_reference(_tables("era")) or pytest.fail("no rules"))
     assert "Deal yourself 8 cards face down" in text
-    assert "(6 on the first player's first turn)" in text
-    assert "WIN: at once when you have at least 15 progress tokens (12 with four players)." \
-        in text
+    assert "On the first turn of the game, deal 6" in text
+    # The rulebook: 15 points with three players, 12 with four (and 15 with two).
+    assert "WIN: at once when you have at least 15 progress tokens with two or three " \
+        "players, 12 with four." in text
     assert "OUT OF THE GAME: with three or four players" in text
     assert "Ties go to the fewest destruction tokens." in text
     assert "Committing 7 or more gives you an exhaustion token" in text
+
+
+def test_era_reference_defines_the_words_its_steps_use() -> None:
+    """A cold reader of ERA's reference met these words with no explanation (issue 15)."""
+    reference = player_reference(_tables("era")) or pytest.fail("no rules")
+    terms = dict(reference.terms)
+    for word in ("Normal card", "Resource card", "Set", "Stars", "Dash", "Open key", "Block"):
+        assert word in terms, word
+    # The rulebook: a flourish dash's right-hand symbols count for each flourished card.
+    assert "once for each card flourished on it" in terms["Dash"]
+    text = to_text(reference)
+    assert "Terms\n=====\n- Block: " in text
+    for vague in ("the card that made it", "once per card in the game", "Every card taken",
+                  "a block cancels"):
+        assert vague not in text, vague
+    assert "if it costs no more than the card you paid for" in text
+    assert "nearest clockwise from the previous first player" in text
+    # Setup covers both games: the swap and race with two, the community piles with more.
+    setup = " ".join(step.text for step in reference.setup)
+    assert "With two players: take the conflict cards out of your deck" in setup
+    assert "With three or four players" in setup and "community pile" in setup
+
+
+def test_a_hook_says_replaces_its_generated_steps() -> None:
+    """ERA's round start (the bonus draft) printed as code-like branches on a flag ("If
+    “three or four players” is marked"); its ``says`` line is what players read now."""
+    reference = player_reference(_tables("era")) or pytest.fail("no rules")
+    start = next(p for p in reference.phases if p.title == "At the start of each round")
+    assert len(start.steps) == 1 and not start.steps[0].children
+    assert start.steps[0].text.startswith("With three or four players: the player with the "
+                                          "most initiative tokens")
+    text = to_text(reference)
+    assert "is marked" not in text and "Bonus draft\n" not in text
+
+
+def test_era_of_kingdoms_reference_gives_the_shadow_kingdom_its_own_turn() -> None:
+    """``if automated(me): …; end turn`` at a turn's start is the automated seat's turn, a
+    section of its own whose last sentence says that its turn ends, not a branch."""
+    reference = player_reference(_tables("era-of-kingdoms")) or pytest.fail("no rules")
+    titles = [p.title for p in reference.phases]
+    assert "At the start of your turn" not in titles
+    robot = next(p for p in reference.phases if p.title == "An automated player's turn")
+    assert robot.automatic and robot.number is None and len(robot.steps) == 1
+    text = robot.steps[0].text
+    assert text.startswith("Solo: all the Shadow Kingdom's cards count")
+    assert text.endswith("while your kingdom is Advanced. Then its turn ends.")
+    whole = to_text(reference)
+    assert "End the turn now" not in whole and "automated player:" not in whole
+    for cut in ("Help for the…", "Festival of…", "once you are Intermediate"):
+        assert cut not in whole, cut
+    # The pack's reading (notes.md): the drawer of the Age of Enlightenment takes a final
+    # turn too.
+    assert "every player, the one who drew it included, takes one final turn" in whole
+    assert {"Level", "Family", "Top land", "Attack, defense", "Plague"} <= dict(
+        reference.terms).keys()
+
+
+def test_an_automated_branch_without_end_turn_stays_a_step() -> None:
+    """Only a branch that ends the turn is the automated seat's turn; anything else, or a
+    branch with an ``else``, is left where it is."""
+    automated = {"op": "call", "fn": "automated", "args": [{"op": "me"}]}
+    log = {"do": "log", "text": "x"}
+    end = {"do": "end", "period": "turn"}
+    whole = {"do": "if", "branches": [{"when": automated, "then": [log, end]}], "else": None}
+    assert _automated_turn([log, whole]) == ([log], [log])
+    no_end = {"do": "if", "branches": [{"when": automated, "then": [log]}], "else": None}
+    with_else = {**whole, "else": [log]}
+    ends_round = {"do": "if", "branches": [{"when": automated, "then": [
+        log, {"do": "end", "period": "round"}]}], "else": None}
+    for kept in (no_end, with_else, ends_round):
+        assert _automated_turn([kept]) == ([kept], [])
 
 
 def test_era_of_kingdoms_reference_gives_actions_hand_size_and_a_player_table() -> None:

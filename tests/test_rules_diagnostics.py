@@ -1434,6 +1434,23 @@ mini/rules/game.rules:4:10: warning[W211]: '{deal}' is not a constant, a counter
 1 warning.""",
         id="W211-unknown-placeholder",
     ),
+    pytest.param(
+        """\
+zone hand "Hand": per_player, deck
+counter gold "Gold": per_player
+turn:
+    term "Purse" "the gold you hold; a hand of {hand_limit} cards."
+    log "x"
+win p when size(hand(p)) > 3
+""",
+        """\
+mini/rules/game.rules:4:18: warning[W211]: '{hand_limit}' is not a constant, a counter, a definition without parameters or a symbol, so it would print as it is
+   4 |     term "Purse" "the gold you hold; a hand of {hand_limit} cards."
+     |                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+  hint: name a constant, a counter (for its starting value), a definition without parameters or a symbol
+1 warning.""",
+        id="W211-unknown-placeholder-in-a-term",
+    ),
 ]
 
 

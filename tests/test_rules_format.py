@@ -114,8 +114,11 @@ params = st.none() | st.lists(names, max_size=3).map(tuple)
 def _flows(depth: int = 0) -> st.SearchStrategy[n.Flow]:
     members: list[st.SearchStrategy[object]] = [
         statements,
-        st.builds(n.Hook, st.sampled_from(["start", "end"]), blocks),
+        st.builds(n.Hook, st.sampled_from(["start", "end"]), blocks,
+                  st.none() | st.builds(n.Says, labels)),
         st.builds(n.Order, exprs),
+        st.builds(n.Note, labels),
+        st.builds(n.Term, labels, labels),
     ]
     if depth < 2:
         members.append(st.deferred(lambda: _flows(depth + 1)))

@@ -608,7 +608,8 @@ def render_reference(tables: dict[str, Any], fmt: str = "html", theme: str = "st
 
     view: dict[str, Any] = {"goal": [], "goal_plain": [], "setup": [], "turn_title": "",
                             "turn_order": "", "phases": [], "actions": [], "always": [],
-                            "table": None, "notes": [], "notes_plain": []}
+                            "table": None, "notes": [], "notes_plain": [], "terms": [],
+                            "terms_plain": []}
     if ref is not None:
         view = {
             "goal": [rich_text(g, icons) for g in ref.goal],
@@ -617,7 +618,9 @@ def render_reference(tables: dict[str, Any], fmt: str = "html", theme: str = "st
             "turn_order": ref.turn_order, "phases": [section(p) for p in ref.phases],
             "actions": [section(a) for a in ref.actions], "always": convert(ref.always),
             "table": ref.table, "notes": [rich_text(n, icons) for n in ref.notes],
-            "notes_plain": [_plain_text(n, icons) for n in ref.notes]}
+            "notes_plain": [_plain_text(n, icons) for n in ref.notes],
+            "terms": [(w, rich_text(t, icons)) for w, t in ref.terms],
+            "terms_plain": [(w, _plain_text(t, icons)) for w, t in ref.terms]}
     template = "reference.md.j2" if fmt == "md" else "reference.html.j2"
     return environment(overrides).get_template(template).render(
         pack=tables["pack"], ref=view, paper="letter" if paper == "letter" else "A4",

@@ -43,6 +43,9 @@ class StatementChecker(ExpressionChecker):
                 out["children"].append(self._flow(member, flow.kind, scope))
             elif isinstance(member, n.Hook):
                 out[member.time] = self._block(member.body, scope)
+                if member.says is not None:
+                    out[f"{member.time}_says"] = member.says.text
+                    self.worded.append((member.says, {"body": out[member.time]}))
             elif isinstance(member, n.Order):
                 out["order"] = self._typed(member.expr, scope, "players")[1]
             elif isinstance(member, n.Says):
@@ -50,6 +53,10 @@ class StatementChecker(ExpressionChecker):
                 self.worded.append((member, out))
             elif isinstance(member, n.Note):
                 out.setdefault("notes", []).append(member.text)
+            elif isinstance(member, n.Term):
+                out.setdefault("terms", []).append([member.word, member.text])
+                # A term explains the game, not one rule: only its placeholders are checked.
+                self.worded.append((n.Says(member.text, member.span), None))
             else:
                 body.append(member)
         if body and out["children"]:

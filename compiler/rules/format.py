@@ -245,13 +245,20 @@ class _Printer:
             if isinstance(member, n.Flow):
                 self.flow(member, depth + 1)
             elif isinstance(member, n.Hook):
-                self.header(f"at {member.time}", member.body, depth + 1, member.span.line)
+                self.emit(f"at {member.time}:", depth + 1, member.span.line)
+                if member.says is not None:
+                    self.emit(f"says {quote(member.says.text)}", depth + 2,
+                              member.says.span.line)
+                self.block(member.body, depth + 2)
             elif isinstance(member, n.Order):
                 self.emit(f"order: {expr(member.expr)}", depth + 1, member.span.line)
             elif isinstance(member, n.Says):
                 self.emit(f"says {quote(member.text)}", depth + 1, member.span.line)
             elif isinstance(member, n.Note):
                 self.emit(f"note {quote(member.text)}", depth + 1, member.span.line)
+            elif isinstance(member, n.Term):
+                self.emit(f"term {quote(member.word)} {quote(member.text)}", depth + 1,
+                          member.span.line)
             else:
                 self.statement(member, depth + 1)
 

@@ -529,6 +529,16 @@ class Note:
 
 
 @dataclass(frozen=True, slots=True)
+class Term:
+    """A word of the game and its meaning (``term "word" "meaning"``), for the player
+    reference's glossary: the printed steps can then use the word without explaining it."""
+
+    word: str
+    text: str
+    span: Span = field(default=NOWHERE, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
 class ConstDecl:
     """A named constant."""
 
@@ -567,6 +577,8 @@ class Hook:
 
     time: str
     body: Block
+    says: Says | None = None
+    """How the player reference words the hook (a round's start, say), if the pack words it."""
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
@@ -585,7 +597,7 @@ class Flow:
     kind: str
     name: str | None
     label: str | None
-    members: tuple[Flow | Hook | Order | Says | Note | Statement, ...]
+    members: tuple[Flow | Hook | Order | Says | Note | Term | Statement, ...]
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 

@@ -140,6 +140,10 @@ class _Build(Transformer[Token, Any]):
     def note(self, meta: Any, items: list[Any]) -> n.Note:
         return n.Note(_unquote(str(items[0])), span=self._token_span(items[0]))
 
+    def term(self, meta: Any, items: list[Any]) -> n.Term:
+        return n.Term(_unquote(str(items[0])), _unquote(str(items[1])),
+                      span=self._token_span(items[1]))
+
     def action_body(self, meta: Any, items: list[Any]) -> tuple[n.Says, n.Block]:
         says, *statements = items
         return says, tuple(statements)
@@ -166,7 +170,10 @@ class _Build(Transformer[Token, Any]):
         return n.Flow(kind, _text(name), _text(label), tuple(members), span=self._s(meta))
 
     def hook(self, meta: Any, items: list[Any]) -> n.Hook:
-        return n.Hook(items[0], items[1], span=self._s(meta))
+        body, says = items[1], None
+        if isinstance(body, tuple) and body and isinstance(body[0], n.Says):
+            says, body = body
+        return n.Hook(items[0], body, says, span=self._s(meta))
 
     def order(self, meta: Any, items: list[Any]) -> n.Order:
         return n.Order(items[0], span=self._s(meta))

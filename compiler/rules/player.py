@@ -62,6 +62,8 @@ class PlayerReference:
     always: list[Step]
     table: CountTable | None
     notes: list[str]
+    terms: list[tuple[str, str]] = field(default_factory=list)
+    """The pack's glossary (``term`` lines): each word the steps use, and what it means."""
 
     def sections(self) -> Iterator[PlayerSection]:
         yield PlayerSection("How to win", [Step(t) for t in self.goal], kind="goal")
@@ -489,9 +491,12 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
     notes: list[str] = []
     turn_title, turn_order = "Your turn", ""
     round_ends: list[PlayerSection] = []
+    robot_turn: list[PlayerSection] = []
+    terms: list[tuple[str, str]] = []
     for flow in _flows(rules["flow"]):
         notes += [english.fill(n) for n in flow.get("notes") or [] if flow["kind"] not in
                   ("phase", "step")]
+        terms += [(str(word), english.fill(str(text))) for word, text in flow.get("terms") or []]
         if flow["kind"] == "setup":
             setup += _flow_steps(english, flow)
         elif flow["kind"] in ("round", "game", "era") and flow.get("order") is not None:
@@ -503,14 +508,25 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
             # tiles before, food and scoring after): each is a section of its own.
             for hook, title, into in (("start", "At the start of each round", phases),
                                       ("end", "At the end of each round", round_ends)):
-                steps = english.steps(flow.get(hook) or [])
+                steps = _hook_steps(english, flow, hook)
                 if steps:
                     into.append(PlayerSection(title, steps, kind="phase",
                                               automatic=not asks(flow.get(hook),
                                                                  rules["actions"])))
         elif flow["kind"] == "turn":
             turn_title = _title(str(flow["label"]))
-            start = english.steps(flow.get("start") or [])
+            own, automated = _automated_turn(flow.get("start") or [])
+            if automated:
+                # The automated seat's turn is a section of its own, not a step of yours.
+                steps = english.steps(automated)
+                if steps and not steps[-1].children:
+                    steps[-1].text = _then_ends(steps[-1].text)
+                else:
+                    steps.append(Step("Then its turn ends."))
+                robot_turn.append(PlayerSection("An automated player's turn", steps,
+                                                kind="phase", automatic=True))
+            start = [Step(english.fill(str(flow["start_says"])))] if flow.get("start_says") \
+                else english.steps(own)
             if start:
                 phases.append(PlayerSection("At the start of your turn", start, kind="phase",
                                             automatic=not asks(flow.get("start"),
@@ -523,12 +539,12 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
                         english.fill(n) for c in phase.get("children") or []
                         for n in c.get("notes") or []],
                     automatic=not asks(phase, rules["actions"])))
-            end = english.steps(flow.get("end") or [])
+            end = _hook_steps(english, flow, "end")
             if end:
                 phases.append(PlayerSection("At the end of your turn", end, kind="phase",
                                             automatic=not asks(flow.get("end"),
                                                                rules["actions"])))
-    phases += round_ends
+    phases += robot_turn + round_ends
     actions = []
     done: set[str] = set()
     while english.referenced:  # sections may name further sections
@@ -576,7 +592,45 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
             for b in reversed(bound):
                 english._unbind(b)
     return PlayerReference(_goal(english, rules), setup, turn_title, turn_order, phases,
-                           actions, always, _count_table(english, rules), notes)
+                           actions, always, _count_table(english, rules), notes,
+                           sorted(terms, key=lambda t: t[0].lower()))
+
+
+def _hook_steps(english: PlayerEnglish, flow: IR, hook: str) -> list[Step]:
+    """An ``at start:``/``at end:`` hook's steps: the pack's wording, or its statements."""
+    said = flow.get(f"{hook}_says")
+    if said:
+        step = Step(english.fill(str(said)))
+        _tidy(step)
+        return [step]
+    return english.steps(flow.get(hook) or [])
+
+
+_AUTOMATED_ME = {"op": "call", "fn": "automated", "args": [{"op": "me"}]}
+
+
+def _automated_turn(start: list[IR]) -> tuple[list[IR], list[IR]]:
+    """A turn's start hook split into the player's own statements and what an automated
+    seat does instead of its turn (``if automated(me): …; end turn``, with no ``else``),
+    with that final ``end turn`` taken off: players read it as "its turn", not a branch."""
+    own: list[IR] = []
+    automated: list[IR] = []
+    for s in start:
+        branches = s.get("branches") or []
+        if (s.get("do") == "if" and not s.get("else") and len(branches) == 1
+                and branches[0]["when"] == _AUTOMATED_ME and branches[0]["then"]
+                and branches[0]["then"][-1] == {**branches[0]["then"][-1], "do": "end",
+                                                "period": "turn"}):
+            automated += branches[0]["then"][:-1]
+        else:
+            own.append(s)
+    return own, automated
+
+
+def _then_ends(text: str) -> str:
+    """A last step with "then its turn ends" folded into its sentence."""
+    return f"{text.rstrip()} Then its turn ends." if text.rstrip().endswith(".") else \
+        f"{text.rstrip()}; then its turn ends."
 
 
 def _param_noun(name: str) -> str:
@@ -780,6 +834,8 @@ def to_text(reference: PlayerReference, names: dict[str, str] | None = None) -> 
         lines.append("")
     if reference.notes:
         lines += ["Remember", "========"] + [f"- {n}" for n in reference.notes] + [""]
+    if reference.terms:
+        lines += ["Terms", "====="] + [f"- {w}: {t}" for w, t in reference.terms] + [""]
     text = "\n".join(lines)
     if names:
         text = _PLACEHOLDER.sub(lambda m: names.get(m.group(1), m.group(0)), text)

@@ -4,8 +4,9 @@ A ``says`` line replaces what the player reference would generate for a block, a
 or a definition, so it can drift from the rule when the rule changes.  The compiler cannot
 read English, but it can see the game's nouns: a wording that names a zone or counter the
 rule never touches (read through the actions and definitions it uses) is probably stale,
-and a ``{name}`` placeholder must be a constant, a counter (its starting value), a definition
-without parameters or a symbol, or it would print raw.
+and a ``{name}`` placeholder (in a ``says``, or in a ``term``'s meaning) must be a
+constant, a counter (its starting value), a definition without parameters or a symbol, or
+it would print raw.  A term explains the whole game, so only its placeholders are checked.
 """
 
 from __future__ import annotations
@@ -59,6 +60,9 @@ def check_wording(rules: IR, worded: list[tuple[Says, Any]], symbols: set[str],
     nouns = {str(z["name"]): str(z["label"]) for key in ("zones", "counters")
              for z in rules[key]}
     for says, target in worded:
+        if target is None:  # a term: it describes the whole game, so any noun may appear
+            _check_placeholders(rules, says, symbols, diags)
+            continue
         rule = target if isinstance(target, dict) else (
             rules["actions"].get(target) or rules["defines"].get(target) or {})
         body = rule if isinstance(target, dict) else rule.get("body")
@@ -72,14 +76,19 @@ def check_wording(rules: IR, worded: list[tuple[Says, Any]], symbols: set[str],
                 diags.warning("W210", f"this wording names '{label}', which the rule it "
                               "describes never uses", says.span,
                               f"say what the rule does, or make the rule use '{name}'")
-        for match in PLACEHOLDER.finditer(says.text):
-            name = match.group(1)
-            define = rules["defines"].get(name)
-            counters = {str(c["name"]) for c in rules["counters"]}
-            if name in rules["consts"] or name in symbols or name in counters or (
-                    define is not None and not define["params"]):
-                continue
-            diags.warning("W211", f"'{{{name}}}' is not a constant, a counter, a definition "
-                          "without parameters or a symbol, so it would print as it is",
-                          says.span, "name a constant, a counter (for its starting value), a "
-                          "definition without parameters or a symbol")
+        _check_placeholders(rules, says, symbols, diags)
+
+
+def _check_placeholders(rules: IR, says: Says, symbols: set[str], diags: Diagnostics) -> None:
+    """W211 for each ``{name}`` in a wording that would print as it is."""
+    counters = {str(c["name"]) for c in rules["counters"]}
+    for match in PLACEHOLDER.finditer(says.text):
+        name = match.group(1)
+        define = rules["defines"].get(name)
+        if name in rules["consts"] or name in symbols or name in counters or (
+                define is not None and not define["params"]):
+            continue
+        diags.warning("W211", f"'{{{name}}}' is not a constant, a counter, a definition "
+                      "without parameters or a symbol, so it would print as it is",
+                      says.span, "name a constant, a counter (for its starting value), a "
+                      "definition without parameters or a symbol")
