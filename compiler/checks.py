@@ -178,6 +178,39 @@ def check_balance(facts: PackFacts, diags: Diagnostics) -> None:
                         bands.value_span(key), f"write it low first: [{high}, {low}]")
 
 
+def _board_form(board: Any, diags: Diagnostics) -> bool:
+    """A board is a map (spaces, size, positions) or a board of rows, and each row says
+    how many spaces it has in one way; False (after an E195) when it is neither."""
+    name = board["id"]
+    map_keys = [k for k in ("spaces", "size", "positions") if k in board]
+    if "rows" in board:
+        extra = [k for k in ("spaces", "positions", "links", "shows") if k in board]
+        if extra:
+            diags.error("E195", f"board '{name}' has rows and also '{extra[0]}', which only "
+                        "a map board has", board.key_span(extra[0]),
+                        "make it a board of rows or a map, not both")
+            return False
+        rows: Any = board["rows"]
+        ok = True
+        for index, row in enumerate(rows):
+            given = [k for k in ("count", "numbers") if k in row]
+            if len(given) != 1 or ("first" in row and "numbers" in row):
+                what = "both count and numbers" if len(given) == 2 else \
+                    "first with numbers" if given == ["numbers"] else "no count or numbers"
+                diags.error("E195", f"row '{row['label']}' of board '{name}' gives {what}",
+                            rows.item_span(index), "give count (and first), or numbers: "
+                            "the number in each space, left to right")
+                ok = False
+        return ok
+    if len(map_keys) < 3:
+        missing = next(k for k in ("spaces", "size", "positions") if k not in board)
+        diags.error("E195", f"board '{name}' has no '{missing}': a map board needs spaces, "
+                    "size and positions, a board of rows needs rows",
+                    board.key_span("id"), "add it, or give rows instead")
+        return False
+    return True
+
+
 def check_boards(facts: PackFacts, diags: Diagnostics) -> None:
     """Each board's spaces are a card kind, its links a ``cards`` field and its shown fields
     declared; every card of that kind has one position, inside the board."""
@@ -185,6 +218,10 @@ def check_boards(facts: PackFacts, diags: Diagnostics) -> None:
     boards: Any = manifest.boards or []
     for board in boards:
         name = board["id"]
+        if not _board_form(board, diags):
+            continue
+        if "rows" in board:  # a board of rows draws no cards
+            continue
         kind = board["spaces"]
         if kind not in manifest.kinds:
             diags.error("E190", f"board '{name}' has spaces of kind '{kind}', which is not a "

@@ -18,7 +18,15 @@ from click.testing import CliRunner
 from decklore import cli
 from decklore.compiler import PackError, SourceCache, compile_pack
 from decklore.compiler.diagnostics import render_all
-from decklore.compiler.printing.boards import OVERLAP, Tiling, board_view, tiling_for
+from decklore.compiler.printing.boards import (
+    OVERLAP,
+    ROW_CELL,
+    ROW_LABEL,
+    Tiling,
+    board_view,
+    rows_view,
+    tiling_for,
+)
 from decklore.compiler.printing.card_pdf import sheet_pdf
 from decklore.compiler.printing.layout import MIN_MARGIN, Box
 from decklore.compiler.printing.punchouts import TokenLayout, token_pages
@@ -92,6 +100,16 @@ def test_board_view_draws_each_border_once_and_shows_set_fields() -> None:
                      "Old Mill": []}
 
 
+def test_a_board_of_rows_is_as_wide_as_its_longest_row() -> None:
+    view = rows_view(_tables()["boards"][1])
+    assert view["size"] == [ROW_LABEL + 12 * ROW_CELL + 6.0, 14.0 + 4.5 + 2 * 15.0 + 6.0]
+    points, seats = view["rows"]
+    assert [c["number"] for c in points["cells"]] == list(range(12))
+    assert [c["number"] for c in seats["cells"]] == [3, 2, 1]
+    assert (points["shape"], seats["shape"]) == ("square", "round")
+    assert seats["cells"][0]["cx"] == ROW_LABEL + ROW_CELL / 2
+
+
 def test_token_pages_group_by_size_and_back_only_decks_with_a_back() -> None:
     pages = token_pages(_tables(), "a4", "long")
     assert [(p["kind"], p["shape"], len(p["tokens"])) for p in pages] == [
@@ -158,10 +176,12 @@ def test_board_sheet_pages_labels_and_margins(paper: str, tmp_path: Path) -> Non
     pdf = tmp_path / "board.pdf"
     pdf.write_bytes(sheet_pdf(tables, "board", render(tables, "board", "pdf", options),
                               options))
-    assert _pages(pdf) == 2  # 300 mm wide: two portrait tiles
+    # the land, 300 mm wide: two portrait tiles; the score track: one page
+    assert _pages(pdf) == 3
     text = _text(pdf)
     for label in ("The Land", "Hilltop", "Riverbank", "Seaport", "Old Mill", "Gold 1",
-                  "Harbour", "sheet 2 of 2"):
+                  "Harbour", "sheet 2 of 2", "Score track", "Points", "Seats", "11",
+                  "Used from this many players", "Move your marker one space"):
         assert label in text
     assert _ink_near_edge(pdf, tmp_path) == []
 
@@ -228,6 +248,22 @@ def test_every_space_needs_a_position_on_the_board(tmp_path: Path,
         "card of kind 'place'",
         "tiles/pack.yaml:36:7: error[E192]: board 'land' places 'seaport2', which is not a "
         "card of kind 'place'"]
+
+
+def test_a_row_gives_count_or_numbers_not_both(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    printed = _broken(tmp_path, monkeypatch, "numbers: [3, 2, 1]", "numbers: [3, 2, 1], count: 3")
+    assert printed.splitlines()[0] == (
+        "tiles/pack.yaml:41:9: error[E195]: row 'Seats' of board 'score' gives both count "
+        "and numbers")
+
+
+def test_a_map_board_needs_its_positions(tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    printed = _broken(tmp_path, monkeypatch, "    size: [300, 150]\n", "")
+    assert printed.splitlines()[0] == (
+        "tiles/pack.yaml:25:5: error[E195]: board 'land' has no 'size': a map board needs "
+        "spaces, size and positions, a board of rows needs rows")
 
 
 def test_a_position_off_the_board_is_refused(tmp_path: Path,

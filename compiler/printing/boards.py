@@ -155,7 +155,40 @@ def board_view(board: dict[str, Any], tables: dict[str, Any]) -> dict[str, Any]:
                 seen.add(pair)
                 links.append((x1, y1, *centre[other]))
     return {"id": board["id"], "name": board["name"], "size": board["size"],
-            "spaces": spaces, "links": links}
+            "spaces": spaces, "links": links, "rows": [], "notes": []}
+
+
+ROW_LABEL = 48.0
+"""Width (mm) of a board row's label column."""
+ROW_CELL = 10.5
+"""Width (mm) of one space of a board row; its circle or square is 8.5 mm across (a track
+of 0 to 20 fits a landscape A4 page)."""
+ROW_HEIGHT = 15.0
+ROW_TITLE = 14.0
+"""Room (mm) at the top of a board of rows for its title."""
+NOTE_LINE = 4.5
+
+
+def rows_view(board: dict[str, Any]) -> dict[str, Any]:
+    """A board of rows in board millimetres: each row's label and its numbered spaces, the
+    board as wide as its longest row unless the pack gives a size."""
+    notes = list(board.get("notes") or [])
+    top = ROW_TITLE + NOTE_LINE * len(notes)
+    rows = []
+    for index, row in enumerate(board["rows"]):
+        y = top + index * ROW_HEIGHT
+        numbers = list(row["numbers"]) if "numbers" in row else [
+            int(row.get("first", 0)) + i for i in range(int(row["count"]))]
+        cells = [{"cx": round(ROW_LABEL + (i + 0.5) * ROW_CELL, 3),
+                  "cy": round(y + ROW_HEIGHT / 2, 3), "number": number}
+                 for i, number in enumerate(numbers)]
+        rows.append({"label": row["label"], "note": row.get("note", ""), "y": y,
+                     "shape": row.get("shape", "round"), "cells": cells})
+    longest = max(len(row["cells"]) for row in rows)
+    natural = (ROW_LABEL + longest * ROW_CELL + 6.0, top + len(rows) * ROW_HEIGHT + 6.0)
+    size = board.get("size") or natural
+    return {"id": board["id"], "name": board["name"], "size": [float(v) for v in size],
+            "notes": notes, "rows": rows, "cell": ROW_CELL, "spaces": [], "links": []}
 
 
 def render_board(tables: dict[str, Any], options: Any,
@@ -168,8 +201,8 @@ def render_board(tables: dict[str, Any], options: Any,
         raise ValueError("this pack declares no boards to print")
     pages = []
     for board in boards:
-        view = board_view(board, tables)
-        tiling, landscape = tiling_for(board, options.paper)
+        view = rows_view(board) if "rows" in board else board_view(board, tables)
+        tiling, landscape = tiling_for(view, options.paper)
         if tiling.area[0] <= 2 * tiling.overlap or tiling.area[1] <= 2 * tiling.overlap:
             raise LayoutError(f"board '{board['id']}' cannot be tiled on {options.paper} "
                               "paper")
@@ -185,6 +218,7 @@ def render_board(tables: dict[str, Any], options: Any,
                          "the neighbour's edge and match the crosses" if total > 1 else
                          "one sheet")
                 pages.append({"board": view, "x": x, "y": y, "page": page_size,
+                              "tiled": total > 1,
                               "area": tiling.area, "where": where,
                               "marks": tiling.marks() if total > 1 else []})
     return environment(overrides).get_template("board.html.j2").render(
