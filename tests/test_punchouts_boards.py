@@ -73,6 +73,18 @@ def test_a_board_wider_than_a_page_is_cut_into_overlapping_tiles() -> None:
         assert 0 < x < 190.0 and tiling.origin(1, 0)[0] < x < tiling.origin(1, 0)[0] + 190.0
 
 
+def test_alignment_crosses_keep_clear_of_the_spaces() -> None:
+    tiling = Tiling((300.0, 150.0), (190.0, 260.0))
+    seam = tiling.seams()[0][0]
+    free = tiling.marks()
+    # a space over the first cross's spot: the cross moves along the seam, off the box
+    box = (seam - 20.0, free[0][1] - 10.0, 40.0, 20.0)
+    moved = tiling.marks((box,))
+    assert len(moved) == len(free) and moved[1:] == free[1:]
+    x, y = moved[0]
+    assert x == seam and not (box[1] - 5.0 < y < box[1] + box[3] + 5.0)
+
+
 def test_a_board_that_fits_is_one_page_centred() -> None:
     tiling = Tiling((150.0, 100.0), (190.0, 260.0))
     assert (tiling.cols, tiling.rows) == (1, 1)

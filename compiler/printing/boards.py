@@ -11,6 +11,7 @@ each overlap land on the same spot of the board on both pages, to line the pages
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,8 @@ LABEL_ROOM = 7.0
 OVERLAP = 12.0
 """How much (mm) neighbouring tiles share, where the alignment crosses print."""
 SPACE_SIZE = (40.0, 24.0)
+MARK_RADIUS = 4.0
+"""Half the size (mm) of an alignment cross."""
 MARK_STEP = 60.0
 """About how far apart (mm) alignment crosses are along an overlap."""
 
@@ -65,20 +68,43 @@ class Tiling:
         ys = [round((r + 1) * self.step[1] + self.overlap / 2, 4) for r in range(self.rows - 1)]
         return xs, ys
 
-    def marks(self) -> list[tuple[float, float]]:
+    def marks(self, avoid: tuple[tuple[float, float, float, float], ...] = ()
+              ) -> list[tuple[float, float]]:
         """Where the alignment crosses go (board mm): along every seam, every MARK_STEP or
-        so, so each overlap holds at least two."""
+        so, so each overlap holds at least two; each moved along its seam to the nearest
+        spot clear of the ``avoid`` boxes (x, y, w, h: the spaces), so none hides a label."""
         xs, ys = self.seams()
         out: list[tuple[float, float]] = []
 
-        def along(length: float) -> list[float]:
+        def clear(x: float, y: float) -> bool:
+            room = MARK_RADIUS + 1.0
+            return all(not (bx - room < x < bx + bw + room and by - room < y < by + bh + room)
+                       for bx, by, bw, bh in avoid)
+
+        def along(length: float, at: Callable[[float], tuple[float, float]]) -> None:
             n = max(2, round(length / MARK_STEP))
-            return [round(length * (i + 0.5) / n, 4) for i in range(n)]
+            for i in range(n):
+                want = length * (i + 0.5) / n
+                # candidates outwards from the wanted spot, 1 mm apart, within its share
+                for shift in sorted(range(-int(length / n / 2), int(length / n / 2) + 1),
+                                    key=abs):
+                    point = at(min(max(want + shift, MARK_RADIUS), length - MARK_RADIUS))
+                    if clear(*point):
+                        out.append((round(point[0], 4), round(point[1], 4)))
+                        break
+                else:
+                    out.append(at(round(want, 4)))
+
+        def down(x: float) -> Callable[[float], tuple[float, float]]:
+            return lambda t: (x, t)
+
+        def across(y: float) -> Callable[[float], tuple[float, float]]:
+            return lambda t: (t, y)
 
         for x in xs:
-            out += [(x, y) for y in along(self.size[1])]
+            along(self.size[1], down(x))
         for y in ys:
-            out += [(x, y) for x in along(self.size[0])]
+            along(self.size[0], across(y))
         return out
 
 
@@ -158,11 +184,11 @@ def board_view(board: dict[str, Any], tables: dict[str, Any]) -> dict[str, Any]:
             "spaces": spaces, "links": links, "rows": [], "notes": []}
 
 
-ROW_LABEL = 48.0
+ROW_LABEL = 40.0
 """Width (mm) of a board row's label column."""
-ROW_CELL = 10.5
+ROW_CELL = 10.0
 """Width (mm) of one space of a board row; its circle or square is 8.5 mm across (a track
-of 0 to 20 fits a landscape A4 page)."""
+of 0 to 20 fits a landscape page of A4 or Letter)."""
 ROW_HEIGHT = 15.0
 ROW_TITLE = 14.0
 """Room (mm) at the top of a board of rows for its title."""
@@ -209,6 +235,8 @@ def render_board(tables: dict[str, Any], options: Any,
         paper = PAPERS[options.paper]
         page_size = (paper[1], paper[0]) if landscape else paper
         total = tiling.cols * tiling.rows
+        boxes = tuple((sp["x"], sp["y"], sp["w"], sp["h"]) for sp in view["spaces"])
+        marks = tiling.marks(boxes) if total > 1 else []
         for row in range(tiling.rows):
             for col in range(tiling.cols):
                 x, y = tiling.origin(col, row)
@@ -220,7 +248,7 @@ def render_board(tables: dict[str, Any], options: Any,
                 pages.append({"board": view, "x": x, "y": y, "page": page_size,
                               "tiled": total > 1,
                               "area": tiling.area, "where": where,
-                              "marks": tiling.marks() if total > 1 else []})
+                              "marks": marks})
     return environment(overrides).get_template("board.html.j2").render(
         pack=tables["pack"], pages=pages, margin=BOARD_MARGIN, label_room=LABEL_ROOM,
         **_styles(options.theme, overrides))
