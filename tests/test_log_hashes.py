@@ -92,9 +92,9 @@ PINNED: dict[str, str] = {
     "renaissance-2p-seed2-default-random":
         "1258ae4d79d2984a07f8e0d456abd5ec0ac649ee8830b213cd026000839e3de0",
     "rise-of-empires-2p-seed1-default-random":
-        "61bdea3f32cc98ab26f3573bcc0ba8479a82ddc703e40f90616692b40f8d3e7a",
+        "882e15a2bbf83108e9745df4030d634151ca17107b6751b78746ceb67d757070",
     "rise-of-empires-3p-seed2-default-greedy":
-        "dc4c74767ac83dad35600c1d60f78180275bff7e2bc20a66c0ed65e1476560aa",
+        "d8d83d0b6338bc98b2433aa96b8ece26d4e92fca0c32c7e9fb1e0e95037edf30",
     "uno-2p-seed1-default-random":
         "33756348eedb4e8a55b890ee4763dbbba8b908b529ba007efa0463ed54327a5e",
     "uno-3p-seed2-default-random":
@@ -102,9 +102,9 @@ PINNED: dict[str, str] = {
     "uno-4p-seed3-default-random":
         "162814d31d000f32b9226312a7155e5d84763e565861d67ebe6b3baa2ac77142",
     "embers-of-empire-2p-seed1-default-random":
-        "e4f40ea421f4b6d62ce20b53ae6edb781ddfff4417725bc8b4145691ae952006",
+        "b2ab60e8fcae245b2cf9972c0ea9fd4d92528bcd92ba2ce4487f4be350e94701",
     "embers-of-empire-4p-seed2-default-greedy":
-        "db550b761a62d066f86c4bd8fe28c07081fd851725c37b7b7fc0a4b557e80582",
+        "8c1049fd9e0a404e183b82de22a9c3ab27af37f8be6321c9fe4110faa8a5889e",
 }
 
 
