@@ -394,7 +394,7 @@ BUILD_SHEETS = (("cards", "pdf"), ("list", "pdf"), ("list", "md"), ("list", "csv
 def _sheet_applies(tables: dict[str, Any], sheet: str) -> bool:
     """Whether a pack has anything for SHEET: a turn guide needs a turn with phases, the
     tokens sheet punch-out kinds, the board sheet a board, the card sheet a full-size card."""
-    from decklore.compiler.printing.punchouts import has_tokens
+    from decklore.compiler.printing import has_tokens
 
     if sheet == "guide":
         return _has_guide(tables)
