@@ -326,7 +326,8 @@ def _write_sheet(tables: dict[str, Any], sheet: str, fmt: str, options: Any, eng
 
 @cli.command(name="print")
 @click.argument("pack", shell_complete=complete_pack)
-@click.option("--sheet", type=click.Choice(["cards", "list", "reference", "guide", "legend"]),
+@click.option("--sheet", type=click.Choice(["cards", "list", "reference", "guide", "legend",
+                                           "tokens", "board"]),
               default="cards", show_default=True, help="What to print.")
 @click.option("--format", "fmt", type=click.Choice(["pdf", "html", "md", "csv"]),
               default="pdf", show_default=True, help="Output format.")
@@ -352,6 +353,10 @@ def print_command(pack: str, sheet: str, fmt: str, output: Path | None, paper: s
     if sheet == "guide" and not _has_guide(result.tables):
         click.echo("error: this pack's rules have no turn with phases to make a turn guide of",
                    err=True)
+        sys.exit(EXIT_INVALID)
+    if sheet in ("tokens", "board") and not _sheet_applies(result.tables, sheet):
+        click.echo("error: this pack marks no card kind as punch_out" if sheet == "tokens"
+                   else "error: this pack declares no boards", err=True)
         sys.exit(EXIT_INVALID)
     name = "-".join([sheet, *_variant(paper, card_size, duplex, theme, print_shop, bleed)])
     target = output or Path("build") / result.summary["id"] / f"{name}.{fmt}"
@@ -383,7 +388,24 @@ def _variant(paper: str, card_size: str, duplex: str, theme: str, print_shop: bo
 
 BUILD_SHEETS = (("cards", "pdf"), ("list", "pdf"), ("list", "md"), ("list", "csv"),
                 ("reference", "pdf"), ("reference", "md"), ("guide", "pdf"), ("guide", "md"),
-                ("legend", "pdf"), ("legend", "md"))
+                ("legend", "pdf"), ("legend", "md"), ("tokens", "pdf"), ("board", "pdf"))
+
+
+def _sheet_applies(tables: dict[str, Any], sheet: str) -> bool:
+    """Whether a pack has anything for SHEET: a turn guide needs a turn with phases, the
+    tokens sheet punch-out kinds, the board sheet a board, the card sheet a full-size card."""
+    from decklore.compiler.printing import has_tokens
+
+    if sheet == "guide":
+        return _has_guide(tables)
+    if sheet == "tokens":
+        return has_tokens(tables)
+    if sheet == "board":
+        return bool(tables.get("boards"))
+    if sheet == "cards":
+        punched = {k["id"] for k in tables["card_kinds"] if k.get("punch_out")}
+        return any(card["kind"] not in punched for card in tables["cards"])
+    return True
 
 
 def _sheet_diagnostic(exc: Any, pack: str) -> Diagnostic:
@@ -437,9 +459,8 @@ def build(pack: str, out_dir: Path, no_sheets: bool, paper: str, card_size: str,
             if not no_sheets:
                 from decklore.progress import progress
 
-                guide = _has_guide(result.tables)
                 sheets = [(sheet, kind) for sheet, kind in BUILD_SHEETS
-                          if sheet != "guide" or guide]
+                          if _sheet_applies(result.tables, sheet)]
                 with progress("printing", "sheets") as advance:
                     for done, (sheet, kind) in enumerate(sheets, start=1):
                         names += [p.name for p in _write_sheet(

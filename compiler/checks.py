@@ -178,6 +178,95 @@ def check_balance(facts: PackFacts, diags: Diagnostics) -> None:
                         bands.value_span(key), f"write it low first: [{high}, {low}]")
 
 
+def _board_form(board: Any, diags: Diagnostics) -> bool:
+    """A board is a map (spaces, size, positions) or a board of rows, and each row says
+    how many spaces it has in one way; False (after an E195) when it is neither."""
+    name = board["id"]
+    map_keys = [k for k in ("spaces", "size", "positions") if k in board]
+    if "rows" in board:
+        extra = [k for k in ("spaces", "positions", "links", "shows") if k in board]
+        if extra:
+            diags.error("E195", f"board '{name}' has rows and also '{extra[0]}', which only "
+                        "a map board has", board.key_span(extra[0]),
+                        "make it a board of rows or a map, not both")
+            return False
+        rows: Any = board["rows"]
+        ok = True
+        for index, row in enumerate(rows):
+            given = [k for k in ("count", "numbers") if k in row]
+            if len(given) != 1 or ("first" in row and "numbers" in row):
+                what = "both count and numbers" if len(given) == 2 else \
+                    "first with numbers" if given == ["numbers"] else "no count or numbers"
+                diags.error("E195", f"row '{row['label']}' of board '{name}' gives {what}",
+                            rows.item_span(index), "give count (and first), or numbers: "
+                            "the number in each space, left to right")
+                ok = False
+        return ok
+    if len(map_keys) < 3:
+        missing = next(k for k in ("spaces", "size", "positions") if k not in board)
+        diags.error("E195", f"board '{name}' has no '{missing}': a map board needs spaces, "
+                    "size and positions, a board of rows needs rows",
+                    board.key_span("id"), "add it, or give rows instead")
+        return False
+    return True
+
+
+def check_boards(facts: PackFacts, diags: Diagnostics) -> None:
+    """Each board's spaces are a card kind, its links a ``cards`` field and its shown fields
+    declared; every card of that kind has one position, inside the board."""
+    manifest = facts.manifest
+    boards: Any = manifest.boards or []
+    for board in boards:
+        name = board["id"]
+        if not _board_form(board, diags):
+            continue
+        if "rows" in board:  # a board of rows draws no cards
+            continue
+        kind = board["spaces"]
+        if kind not in manifest.kinds:
+            diags.error("E190", f"board '{name}' has spaces of kind '{kind}', which is not a "
+                        "declared card kind", board.value_span("spaces"),
+                        suggest(kind, list(manifest.kinds)) or "name a kind under card_kinds")
+            continue
+        links = board.get("links")
+        if links is not None:
+            spec = manifest.fields.get(links)
+            if spec is None or spec.type != "cards":
+                what = "is not a declared card field" if spec is None else \
+                    f"is of type {spec.type}, not cards"
+                options = [f for f, d in manifest.fields.items() if d.type == "cards"]
+                diags.error("E191", f"board '{name}' links spaces by '{links}', which {what}",
+                            board.value_span("links"), suggest(links, options) or
+                            "name a card field of type cards (the spaces each space joins)")
+        shows: Any = board.get("shows") or []
+        for index, field_name in enumerate(shows):
+            if field_name not in manifest.fields:
+                diags.error("E191", f"board '{name}' shows '{field_name}', which is not a "
+                            "declared card field", shows.item_span(index),
+                            suggest(field_name, list(manifest.fields))
+                            or "name a field under card_fields")
+        # Positions name cards as their decks do; tables qualify ids with the pack's.
+        spaces = [cid.split(":")[-1] for cid, card in facts.cards.items()
+                  if card.get("kind") == kind]
+        positions: Any = board["positions"]
+        width, height = board["size"]
+        for cid, (x, y) in positions.items():
+            if cid not in spaces:
+                diags.error("E192", f"board '{name}' places '{cid}', which is not a card of "
+                            f"kind '{kind}'", positions.key_span(cid),
+                            suggest(cid, spaces) or f"place only cards of kind '{kind}'")
+            elif x > width or y > height:
+                diags.error("E194", f"board '{name}' places '{cid}' at {x:g}, {y:g} mm, "
+                            f"outside the board's {width:g} × {height:g} mm",
+                            positions.value_span(cid), "move it onto the board, or make the "
+                            "board larger")
+        missing = [cid for cid in spaces if cid not in positions]
+        if missing:
+            diags.error("E193", f"board '{name}' gives no position to {len(missing)} "
+                        f"{kind} card(s): {', '.join(missing)}", board.key_span("positions"),
+                        "give every space an [x, y] position in millimetres")
+
+
 PASSES: tuple[Callable[[PackFacts, Diagnostics], None], ...] = (
     check_ids,
     check_references,
@@ -186,6 +275,7 @@ PASSES: tuple[Callable[[PackFacts, Diagnostics], None], ...] = (
     check_backs,
     check_ai,
     check_balance,
+    check_boards,
 )
 
 

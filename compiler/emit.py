@@ -181,6 +181,7 @@ def build_tables(manifest: Manifest, decks: list[DeckData],
         "rules": rules,
         "ai": _plain_ai(m),
         **({"balance": _plain(m.balance)} if m.balance else {}),
+        **({"boards": _plain(m.boards)} if m.boards else {}),
         "renamed": _renamed(layers or [], m),
     }
 

@@ -118,10 +118,12 @@ def test_a_trade_from_a_row_keeps_the_slot() -> None:
 
 
 @pytest.mark.parametrize(("sheet", "fmt"), [
-    ("cards", "html"), ("list", "md"), ("legend", "md"), ("reference", "md"), ("guide", "md")])
+    ("cards", "html"), ("tokens", "html"), ("list", "md"), ("legend", "md"), ("reference", "md"),
+    ("guide", "md")])
 def test_the_sheets_print(sheet: str, fmt: str) -> None:
     """Every sheet renders from the pack; the reference names the three actions and the
-    scoring table, the legend the three aspects, the card sheet the tokens too."""
+    scoring table, the legend the three aspects, the card sheet the cards and the tokens
+    sheet the resource and Calamity tokens, as punch-outs with their backs."""
     pack = bundled_pack("embers-of-empire")
     assert pack is not None
     text = render(compile_pack(pack).tables, sheet, fmt, PrintOptions())
@@ -132,4 +134,7 @@ def test_the_sheets_print(sheet: str, fmt: str) -> None:
     if sheet == "legend":
         assert all(aspect in text for aspect in ("Warfare", "Culture", "Economy"))
     if sheet == "cards":
-        assert "Calamity" in text and "Wild 2" in text and "Great Wall" in text
+        assert "Great Wall" in text and "Wild 2" not in text
+    if sheet == "tokens":
+        assert "Calamity" in text and "Wild 2" in text and "Great Wall" not in text
+        assert 'class="token round"' in text and "Token" in text

@@ -92,9 +92,9 @@ PINNED: dict[str, str] = {
     "renaissance-2p-seed2-default-random":
         "0be18a291fb70ddbddcf5eac046a3738a388522ff92ad3b39be2d5d8fcc78566",
     "rise-of-empires-2p-seed1-default-random":
-        "61bdea3f32cc98ab26f3573bcc0ba8479a82ddc703e40f90616692b40f8d3e7a",
+        "882e15a2bbf83108e9745df4030d634151ca17107b6751b78746ceb67d757070",
     "rise-of-empires-3p-seed2-default-greedy":
-        "dc4c74767ac83dad35600c1d60f78180275bff7e2bc20a66c0ed65e1476560aa",
+        "d8d83d0b6338bc98b2433aa96b8ece26d4e92fca0c32c7e9fb1e0e95037edf30",
     "uno-2p-seed1-default-random":
         "33756348eedb4e8a55b890ee4763dbbba8b908b529ba007efa0463ed54327a5e",
     "uno-3p-seed2-default-random":
@@ -102,9 +102,9 @@ PINNED: dict[str, str] = {
     "uno-4p-seed3-default-random":
         "162814d31d000f32b9226312a7155e5d84763e565861d67ebe6b3baa2ac77142",
     "embers-of-empire-2p-seed1-default-random":
-        "82507b4cae05cb3d244b3bcebe3f79a56baef252c97e2cbeb875eaac14ddd017",
+        "b8b0cb14421b07c2941846c0ae1c1ced1f1289a59917bd1725ca43dfbc6100af",
     "embers-of-empire-4p-seed2-default-greedy":
-        "ed591520c2de3a5a9b0a5bffe43f2558084c91e33f38a330f275264826b6b6e1",
+        "0547536bb36aee55654bbfe351cae24402540fe49865ab44ac6dc8911dc17cff",
 }
 
 

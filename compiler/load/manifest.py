@@ -96,6 +96,8 @@ class Manifest:
     ai: Any = None
     balance: Any = None
     """The ``balance`` section as loaded: played zones and report bands."""
+    boards: Any = None
+    """The ``boards`` section as loaded (with positions): what the board sheet draws."""
     """The ``ai`` section as loaded (with positions), checked against the rules later."""
     raw: Any = None
     """pack.yaml as loaded, with positions: the relations between packs are read from it."""
@@ -191,6 +193,9 @@ def _build(data: LocatedDict, pack_dir: Path, display: str, diags: Diagnostics) 
         }  # fmt: skip
         if "face_hides" in kind:  # only when given, so other packs' tables stay as they were
             kinds[kind["id"]]["face_hides"] = list(kind["face_hides"])
+        if "punch_out" in kind:
+            kinds[kind["id"]]["punch_out"] = {"shape": kind["punch_out"]["shape"],
+                                              "size": kind["punch_out"]["size"]}
     fields = _fields(data, diags)
     for kind in data.get("card_kinds", []):
         hides: Any = kind.get("face_hides") or []
@@ -234,6 +239,7 @@ def _build(data: LocatedDict, pack_dir: Path, display: str, diags: Diagnostics) 
         file=display,
         ai=data.get("ai"),
         balance=data.get("balance"),
+        boards=data.get("boards"),
         raw=data,
         replaces=_paths(data, "replaces"),
         patches=_paths(data, "patches"),

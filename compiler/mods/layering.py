@@ -67,6 +67,7 @@ def merge_declarations(layers: list[Layer], diags: Diagnostics) -> Stack:
     automated: dict[int, int] = {}
     ai: dict[str, Any] | None = None
     balance: dict[str, Any] | None = None
+    boards: list[Any] = []
 
     def clash(what: str, name: str, span: Span, first: Span, owner: str, layer: Layer) -> None:
         diags.error("E165", f"{what} '{name}' is declared by both {owner} and {layer.id}",
@@ -112,6 +113,9 @@ def merge_declarations(layers: list[Layer], diags: Diagnostics) -> Stack:
             ai = _merge_ai(ai, m.ai)
         if m.balance:
             balance = _merge_balance(balance, m.balance)
+        if m.boards:  # a mod's board of the same id replaces the base's, others add
+            ids = {b["id"] for b in m.boards}
+            boards = [b for b in boards if b["id"] not in ids] + list(m.boards)
     top = layers[-1].manifest
     plain_kinds = {k: {x: y for x, y in v.items() if x != "_pack"} for k, v in kinds.items()}
     plain_fields = {k: v[0] for k, v in fields.items()}
@@ -119,7 +123,7 @@ def merge_declarations(layers: list[Layer], diags: Diagnostics) -> Stack:
     merged = dataclasses.replace(
         top, symbols=symbols, kinds=plain_kinds, fields=plain_fields, stacking=stacked,
         deck_rules=deck_rules, players=players, automated=automated, ai=ai, balance=balance,
-        owners={s: o for s, o in owners.items() if o != top.id})
+        boards=boards or None, owners={s: o for s, o in owners.items() if o != top.id})
     views = {layer.id: dataclasses.replace(
         layer.manifest, symbols=symbols, kinds=plain_kinds, fields=plain_fields,
         stacking=stacked, owners={s: o for s, o in owners.items() if o != layer.id})

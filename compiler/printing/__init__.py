@@ -1,5 +1,5 @@
-"""Printing: card sheets, card lists, turn references, guides and legends rendered from the
-compiled tables with Jinja, and their PDFs.
+"""Printing: card sheets, punch-out tokens, boards, card lists, turn references, guides and
+legends rendered from the compiled tables with Jinja, and their PDFs.
 
 The names below are the stage's public interface; each loads its module on first use, so
 importing the facade costs nothing and the stages may import one another without cycles.
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from decklore.compiler.printing.faces import FaceRenderer
     from decklore.compiler.printing.layout import BLEEDS, LayoutError
     from decklore.compiler.printing.pdf import PdfError, chromium_path, html_to_pdf
+    from decklore.compiler.printing.punchouts import has_tokens
     from decklore.compiler.printing.report import ReportError, render_comparison, render_report
     from decklore.compiler.printing.sandbox import SheetError
     from decklore.compiler.printing.sheets import (
@@ -44,6 +45,7 @@ _EXPORTS = {
     "SHEETS": ("sheets", "SHEETS"),
     "chromium_path": ("pdf", "chromium_path"),
     "html_to_pdf": ("pdf", "html_to_pdf"),
+    "has_tokens": ("punchouts", "has_tokens"),
     "render": ("sheets", "render"),
     "render_changelog": ("sheets", "render_changelog"),
     "make_turn_guide": ("turn_guide", "turn_guide"),
@@ -59,6 +61,7 @@ __all__ = [
     "ReportError",
     "SheetError",
     "chromium_path",
+    "has_tokens",
     "html_to_pdf",
     "list_rows",
     "make_turn_guide",

@@ -27,10 +27,10 @@ from decklore.compiler.printing.sandbox import (
 from decklore.compiler.printing.turn_guide import turn_guide
 from decklore.compiler.rules.player import PlayerSection, player_reference
 
-SHEETS = ("cards", "list", "reference", "guide", "legend")
+SHEETS = ("cards", "list", "reference", "guide", "legend", "tokens", "board")
 FORMATS = {"cards": ("html", "pdf"), "list": ("html", "pdf", "md", "csv"),
            "reference": ("html", "pdf", "md"), "guide": ("html", "pdf", "md"),
-           "legend": ("html", "pdf", "md")}
+           "legend": ("html", "pdf", "md"), "tokens": ("html", "pdf"), "board": ("html", "pdf")}
 THEMES = ("standard", "ink-saver")
 _TOKEN = re.compile(r"\{([a-z][a-z0-9_]*(?::[a-z][a-z0-9_]*)?)\}")
 ICON_MARK = "decklore-icon"
@@ -271,8 +271,12 @@ def _decks(tables: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def _ordered_cards(tables: dict[str, Any]) -> list[dict[str, Any]]:
+    """The cards of the card sheet, deck by deck: all but those of the kinds the pack prints
+    as punch-outs (``punch_out``), which go on the tokens sheet instead."""
     by_id = {c["id"]: c for c in tables["cards"]}
-    return [by_id[cid] for deck in tables["decks"] for cid in deck["cards"]]
+    punched = {k["id"] for k in tables["card_kinds"] if k.get("punch_out")}
+    return [by_id[cid] for deck in tables["decks"] for cid in deck["cards"]
+            if by_id[cid]["kind"] not in punched]
 
 
 def _styles(theme: str, overrides: dict[str, str] | None) -> dict[str, Markup]:
@@ -777,6 +781,14 @@ def render(tables: dict[str, Any], sheet: str, fmt: str, options: PrintOptions,
         text = render_legend(tables, source_fmt, options.theme, overrides)
     elif sheet == "guide":
         text = render_guide(tables, source_fmt, options, overrides)
+    elif sheet == "tokens":
+        from decklore.compiler.printing.punchouts import render_tokens
+
+        text = render_tokens(tables, options, overrides)
+    elif sheet == "board":
+        from decklore.compiler.printing.boards import render_board
+
+        text = render_board(tables, options, overrides)
     else:
         text = render_reference(tables, source_fmt, options.theme, overrides, options.paper)
     if overrides and source_fmt == "html":  # the built-in templates are known to pass
