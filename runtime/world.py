@@ -43,8 +43,11 @@ class World:
         self.rows: list[dict[str, Any]] = [program.card_rows[c["card"]] for c in state.cards]
         self._view: SymbolView | None = None
         self._units: dict[int, Unit] = {}
-        """The units of the cards in counting zones, made with ``_units_view``."""
-        self._units_view: SymbolView | None = None
+        """The unit of each base card in a zone that counts symbols, once made, kept until
+        something it is made of changes (``_drop_unit``): a move rebuilds only the units it
+        touched, not every unit on the table.  Shared with a clone until one of them drops
+        a unit (``_units_owned``)."""
+        self._units_owned = True
         self._dirty = False
         """Something changed that an outcome may read: check them before going on."""
         self.memo: dict[str, dict[Any, Any]] = {}
@@ -109,15 +112,18 @@ class World:
 
     def unit(self, card: int) -> Unit | None:
         """The unit a card belongs to, if it lies in a zone whose cards count symbols."""
+        found = self._units.get(card)  # kept for base cards only, and only while valid
+        if found is not None:
+            return found
         base = self.base(card)
+        if base != card:
+            found = self._units.get(base)
+            if found is not None:
+                return found
         zone, _ = self.location(base)
         spec = self.program.zones.get(zone)
         if spec is None or (not spec["stacks"] and not spec["symbols"]):
             return Unit((self.rows[base],), self.controller(base) or 0)
-        if spec["symbols"] and self._view is not None and self._units_view is self._view:
-            found = self._units.get(base)  # made with the view: nothing there moved since
-            if found is not None:
-                return found
         cards = [base, *self.state.cards[base].get("above", ())]
         attached: tuple[dict[str, Any], ...] = ()
         if self.program.under_kinds:
@@ -125,8 +131,38 @@ class World:
                              for u in self.state.cards[c].get("under", ())
                              if self.rows[u]["kind"] in self.program.under_kinds)
         removed, assigned = self._symbol_marks(cards)
-        return Unit(tuple(self.rows[c] for c in cards), self.controller(base) or 0, attached,
+        unit = Unit(tuple(self.rows[c] for c in cards), self.controller(base) or 0, attached,
                     removed, assigned, bool(spec.get("for_opponents")))
+        if spec["symbols"]:
+            if not self._units_owned:
+                self._units = dict(self._units)
+                self._units_owned = True
+            self._units[base] = unit
+        return unit
+
+    def _drop_unit(self, *cards: int | None, view: bool = True) -> None:
+        """Forget the units these base cards head: what they are made of changed (a card
+        came or went, a mark changed).  The symbol view goes too (unless ``view`` is
+        false: the caller decides); the next one is made from the units kept and the few
+        made again."""
+        if view:
+            self._view = None
+        if not self._units_owned:
+            self._units = dict(self._units)
+            self._units_owned = True
+        units = self._units
+        for card in cards:
+            if card is not None:
+                units.pop(card, None)
+
+    def _drop_mark(self, name: str, slot: int) -> None:
+        """A symbol mark changed on ``slot``: only its unit changes when the mark is a
+        card's, every unit may when it is not."""
+        spec = self.program.counters.get(name) or self.program.flags[name]
+        if spec["per"] == "card":
+            self._drop_unit(self.base(slot))
+        else:
+            self.forget_symbols()
 
     def _symbol_marks(self, cards: list[int]
                       ) -> tuple[frozenset[str], tuple[tuple[str, int], ...]]:
@@ -144,24 +180,29 @@ class World:
     def symbol_view(self) -> SymbolView:
         """Every unit in a zone that counts symbols, ready for symbol counts and blocks.
 
-        Built once and kept until a card moves, stacks or is tucked."""
+        Built once and kept until a card in a counting zone moves, stacks or is tucked, or
+        a symbol mark changes; then made again, in the zones' order, from the units kept
+        (``_units``) and the ones the change dropped, made afresh."""
         if self._view is None:
             units = []
-            by_base: dict[int, Unit] = {}
+            cards = self.state.cards
+            kept = self._units
             for name, spec in self.program.zones.items():
                 if not spec["symbols"]:
                     continue
-                for cards in self.state.zones[name]:
-                    for c in cards:
-                        if self.state.cards[c].get("base") is None:
+                for listed in self.state.zones[name]:
+                    for c in listed:
+                        unit = kept.get(c)
+                        if unit is None:
+                            if cards[c].get("base") is not None:
+                                continue
                             unit = self.unit(c)
-                            if unit is not None:
-                                units.append(unit)
-                                by_base[c] = unit
+                            kept = self._units  # a copy, if it was shared with a clone
+                        if unit is not None:
+                            units.append(unit)
             kinds = self.program.unblockable_kinds
             self._view = SymbolView(units, self.state.players,
                                     unblockable=lambda card: card["kind"] in kinds)
-            self._units, self._units_view = by_base, self._view
         return self._view
 
     def _slot(self, spec: Mapping[str, Any], of: Any, name: str) -> int:
@@ -249,7 +290,7 @@ class World:
             self._dirty = True
             self.touch(counter_tag(name))
             if name in self.program.symbol_marks:  # a block placed or a symbol taken off
-                self._view = None
+                self._drop_mark(name, slot)
                 self.touch(CARDS)
 
     def change_flag(self, name: str, of: Any, value: bool) -> None:
@@ -261,7 +302,7 @@ class World:
             self._dirty = True
             self.touch(flag_tag(name))
             if name in self.program.symbol_marks:  # a block placed or a symbol taken off
-                self._view = None
+                self._drop_mark(name, slot)
                 self.touch(CARDS)
 
     def move(self, card: int, zone: str, player: int | None, *, top: bool | None = None,
@@ -276,8 +317,12 @@ class World:
             player = None
         was = self.location(card)
         left = row["zone"]
+        host = row.get("host")
+        self._drop_unit(card, row.get("base"), None if host is None else self.base(host),
+                        view=False)
         self._detach(card)
         above = row.pop("above", [])
+        self._drop_unit(*above, view=False)
         under = row.pop("under", []) if spec is None or not spec["stacks"] else row.get(
             "under", [])
         if top is None:
@@ -328,7 +373,7 @@ class World:
                     values[card] = reset
                     self.log_event("counter" if start is not None else "flag", name, card, reset)
                     if name in self.program.symbol_marks:
-                        self._view = None  # the card's symbols change with the mark
+                        self._drop_unit(card)  # the card's symbols change with the mark
 
     def _detach(self, card: int) -> None:
         cards = self.state.cards
@@ -355,7 +400,7 @@ class World:
             cards[other]["base"] = base
             cards[base].setdefault("above", []).append(other)
         self.log_event("stack", card, base)
-        self._view = None
+        self._drop_unit(base)
         self.touch(CARDS)
         self.fire("stacked", [card, onto])
 
@@ -366,7 +411,7 @@ class World:
         self.state.cards[card]["host"] = host
         self.state.cards[host].setdefault("under", []).append(card)
         self.log_event("tuck", card, host)
-        self._view = None
+        self._drop_unit(self.base(host))
         self.touch(CARDS)
         self.fire("tucked", [card, host])
 
@@ -414,7 +459,7 @@ class World:
             else:
                 continue
             if name in self.program.symbol_marks:  # blocks placed for the period go
-                self._view = None
+                self.forget_symbols()
                 self.touch(CARDS)
         self.state.info["uses"].pop(period, None)  # limits: read by no define or outcome
 
@@ -435,5 +480,7 @@ class World:
 
     def forget_symbols(self) -> None:
         """Drop the symbol view: the cards' places were changed from outside the rules
-        (a determinized copy re-dealt them)."""
+        (a determinized copy re-dealt them), or a mark of every unit changed."""
         self._view = None
+        self._units = {}
+        self._units_owned = True
