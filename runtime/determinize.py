@@ -187,7 +187,7 @@ class Determinizer:
                     values[card] = value
         state.rng = Rng((rng.next_u32() << 32) | rng.next_u32(), stream=rng.next_u32())
         twin.rows = [program.card_rows[c["card"]] for c in cards]
-        twin.forget_symbols()
+        twin.forget_symbols([card for group, _ in self.groups for card in group])
         twin.memo = {}
         return twin
 

@@ -12,7 +12,7 @@ an event onto the frame stack; the run loop (``machine``) runs them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from decklore.runtime.expressions import RulesError
@@ -478,9 +478,20 @@ class World:
 
     # --- the run loop ---------------------------------------------------------------------
 
-    def forget_symbols(self) -> None:
-        """Drop the symbol view: the cards' places were changed from outside the rules
-        (a determinized copy re-dealt them), or a mark of every unit changed."""
-        self._view = None
-        self._units = {}
-        self._units_owned = True
+    def forget_symbols(self, cards: Iterable[int] | None = None) -> None:
+        """Drop the symbol view and the units made of ``cards`` (None: every unit): these
+        cards were changed from outside the rules (a determinized copy re-dealt them, face,
+        owner and marks), or a mark of every unit changed."""
+        if cards is None:
+            self._view = None
+            self._units = {}
+            self._units_owned = True
+            return
+        rows = self.state.cards
+        dropped: list[int | None] = []
+        for card in cards:
+            host = rows[card].get("host")
+            dropped.append(self.base(card))  # the unit it is part of
+            if host is not None:
+                dropped.append(self.base(host))  # the unit it is attached to
+        self._drop_unit(*dropped)

@@ -19,8 +19,10 @@ from hypothesis import strategies as st
 from decklore.cards import bundled_pack
 from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.agents import RandomAgent
+from decklore.runtime.determinize import determinize
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.game import Game, StepBudgetExceeded
+from decklore.runtime.rng import Rng
 from decklore.runtime.state import UNDER
 from decklore.runtime.tables import Tables
 
@@ -78,7 +80,8 @@ def test_kept_symbol_view_equals_a_fresh_one(pack: str, seed: int, decisions: in
         pass
 
 
-OPS = st.lists(st.tuples(st.sampled_from(["move", "stack", "tuck", "mark", "reset", "clone"]),
+OPS = st.lists(st.tuples(st.sampled_from(["move", "stack", "tuck", "mark", "reset", "clone",
+                                          "determinize"]),
                          st.integers(0, 10_000), st.integers(0, 10_000), st.integers(0, 3)),
                min_size=1, max_size=40)
 
@@ -120,8 +123,9 @@ def _apply(game: Game, op: str, a: int, b: int, c: int) -> None:
        ops=OPS)
 def test_kept_symbol_view_follows_every_change(pack: str, seed: int,
                                                ops: list[tuple[str, int, int, int]]) -> None:
-    """Moves, stacks, tucks and marks made straight on the world, in any order, on a game
-    and on clones that share its kept units: the kept view always equals a fresh one."""
+    """Moves, stacks, tucks and marks made straight on the world, in any order, on a game,
+    on clones that share its kept units and on determinized copies (hidden cards re-dealt):
+    the kept view always equals a fresh one."""
     game = Game.new(tables_of(pack), 2, seed, budget=20_000)
     games = [game]
     for op, a, b, c in ops:
@@ -129,6 +133,9 @@ def test_kept_symbol_view_follows_every_change(pack: str, seed: int,
         target.symbol_view()  # kept, so that the change must update it
         if op == "clone":
             games.append(target.clone())
+            continue
+        if op == "determinize":  # hidden cards re-dealt: their units must go
+            games.append(determinize(target, b % target.state.players, Rng(a)))
             continue
         with suppress(RulesError):  # a zone over its slots: the move was made, then refused
             _apply(target, op, a, b, c)
