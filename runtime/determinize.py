@@ -178,7 +178,7 @@ class Determinizer:
             shuffled = list(sorted_faces)
             rng.shuffle(shuffled)
             for card, (card_id, owner, marks, marked) in zip(group, shuffled, strict=True):
-                row = cards[card]
+                row = state.card_to_change(card)
                 row["card"] = card_id
                 row["owner"] = None if owner == -1 else owner
                 for values, value in zip(counters, marks, strict=True):

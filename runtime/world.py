@@ -309,7 +309,7 @@ class World:
              face_up: bool | None = None, depth: int | None = None) -> None:
         """Move a card with every card stacked on it and every card tucked under it."""
         cards = self.state.cards
-        row = cards[card]
+        row = self.state.card_to_change(card)
         spec = self.program.zones.get(zone)
         if spec is not None and spec["per"] == "player" and player is None:
             raise RulesError(f"zone '{zone}' belongs to each player: say whose")
@@ -334,16 +334,16 @@ class World:
             self._clear_marks([card, *above])
         keep_stack = spec is not None and spec["stacks"]
         for other in above:
-            cards[other].pop("seen", None)
+            self.state.card_to_change(other).pop("seen", None)
             self.state.move(other, zone, player, top=top, face_up=face_up, depth=depth)
             self.log_event("move", other, zone, player, cards[other]["face_up"])
             if not keep_stack:
-                cards[other].pop("base", None)
+                self.state.card_to_change(other).pop("base", None)
         if keep_stack and above:
             row["above"] = above
         if not keep_stack:
             for other in under:
-                cards[other].pop("host", None)
+                self.state.card_to_change(other).pop("host", None)
                 self.state.move(other, zone, player, top=top)
                 self.log_event("move", other, zone, player, cards[other]["face_up"])
         old = self.program.zones.get(was[0])
@@ -376,18 +376,20 @@ class World:
                         self._drop_unit(card)  # the card's symbols change with the mark
 
     def _detach(self, card: int) -> None:
-        cards = self.state.cards
-        row = cards[card]
+        mine = self.state.card_to_change
+        row = mine(card)
         host = row.pop("host", None)
         if host is not None:
-            cards[host]["under"].remove(card)
-            if not cards[host]["under"]:
-                del cards[host]["under"]
+            held = mine(host)
+            held["under"].remove(card)
+            if not held["under"]:
+                del held["under"]
         base = row.pop("base", None)
         if base is not None:
-            cards[base]["above"].remove(card)
-            if not cards[base]["above"]:
-                del cards[base]["above"]
+            held = mine(base)
+            held["above"].remove(card)
+            if not held["above"]:
+                del held["above"]
 
     def stack(self, card: int, onto: int) -> None:
         """Put a card (and what is stacked on it) on top of the unit ``onto`` belongs to,
@@ -395,10 +397,10 @@ class World:
         base = self.base(onto)
         zone, player = self.location(base)
         self.move(card, zone, player, top=False, face_up=True)
-        cards = self.state.cards
-        for other in [card, *cards[card].pop("above", [])]:
-            cards[other]["base"] = base
-            cards[base].setdefault("above", []).append(other)
+        mine = self.state.card_to_change
+        for other in [card, *mine(card).pop("above", [])]:
+            mine(other)["base"] = base
+            mine(base).setdefault("above", []).append(other)
         self.log_event("stack", card, base)
         self._drop_unit(base)
         self.touch(CARDS)
@@ -408,8 +410,8 @@ class World:
         """Put a card face down under ``host``, where it goes wherever the host goes; then
         run the ``tucked`` triggers."""
         self.move(card, UNDER, None, top=False, face_up=False)
-        self.state.cards[card]["host"] = host
-        self.state.cards[host].setdefault("under", []).append(card)
+        self.state.card_to_change(card)["host"] = host
+        self.state.card_to_change(host).setdefault("under", []).append(card)
         self.log_event("tuck", card, host)
         self._drop_unit(self.base(host))
         self.touch(CARDS)
@@ -418,7 +420,7 @@ class World:
     def reveal(self, card: int, to: int | None) -> None:
         """Let one player (None: everyone) see a card's face until it moves; then run the
         ``revealed`` triggers."""
-        row = self.state.cards[card]
+        row = self.state.card_to_change(card)
         seen = row.setdefault("seen", [])
         viewers = range(self.state.players) if to is None else [to]
         for p in viewers:
@@ -435,8 +437,8 @@ class World:
         self.state.shuffle(zone, player)
         cards = self.state.cards
         for card in self.zone_cards(zone, player):
-            if not cards[card]["face_up"]:
-                cards[card].pop("seen", None)
+            if not cards[card]["face_up"] and "seen" in cards[card]:
+                self.state.card_to_change(card).pop("seen", None)
         self.log_event("shuffle", zone, player, len(self.zone_cards(zone, player)))
         self._dirty = True
         self.touch(CARDS, self.program.zone_tags.get(zone, zone))

@@ -10,6 +10,7 @@ by total, with a view built afresh on a copy that has forgotten every unit.
 
 from __future__ import annotations
 
+import json
 from contextlib import suppress
 from functools import cache
 
@@ -124,8 +125,9 @@ def _apply(game: Game, op: str, a: int, b: int, c: int) -> None:
 def test_kept_symbol_view_follows_every_change(pack: str, seed: int,
                                                ops: list[tuple[str, int, int, int]]) -> None:
     """Moves, stacks, tucks and marks made straight on the world, in any order, on a game,
-    on clones that share its kept units and on determinized copies (hidden cards re-dealt):
-    the kept view always equals a fresh one."""
+    on clones that share its kept units and card records and on determinized copies
+    (hidden cards re-dealt): the kept view always equals a fresh one, and a change to one
+    game changes no card of the others."""
     game = Game.new(tables_of(pack), 2, seed, budget=20_000)
     games = [game]
     for op, a, b, c in ops:
@@ -137,7 +139,10 @@ def test_kept_symbol_view_follows_every_change(pack: str, seed: int,
         if op == "determinize":  # hidden cards re-dealt: their units must go
             games.append(determinize(target, b % target.state.players, Rng(a)))
             continue
+        before = [json.dumps(each.state.cards) for each in games]
         with suppress(RulesError):  # a zone over its slots: the move was made, then refused
             _apply(target, op, a, b, c)
-        for each in games:
+        for each, text in zip(games, before, strict=True):
             assert_view_is_fresh(each)
+            if each is not target:  # the card records are shared copy-on-write
+                assert json.dumps(each.state.cards) == text
