@@ -186,18 +186,18 @@ class World:
         if self._view is None:
             units = []
             cards = self.state.cards
-            kept = self._units
+            known = self._units
             for name, spec in self.program.zones.items():
                 if not spec["symbols"]:
                     continue
                 for listed in self.state.zones[name]:
                     for c in listed:
-                        unit = kept.get(c)
+                        unit = known.get(c)
                         if unit is None:
                             if cards[c].get("base") is not None:
                                 continue
                             unit = self.unit(c)
-                            kept = self._units  # a copy, if it was shared with a clone
+                            known = self._units  # a copy, if it was shared with a clone
                         if unit is not None:
                             units.append(unit)
             kinds = self.program.unblockable_kinds
@@ -376,17 +376,17 @@ class World:
                         self._drop_unit(card)  # the card's symbols change with the mark
 
     def _detach(self, card: int) -> None:
-        mine = self.state.card_to_change
-        row = mine(card)
+        writable = self.state.card_to_change
+        row = writable(card)
         host = row.pop("host", None)
         if host is not None:
-            held = mine(host)
+            held = writable(host)
             held["under"].remove(card)
             if not held["under"]:
                 del held["under"]
         base = row.pop("base", None)
         if base is not None:
-            held = mine(base)
+            held = writable(base)
             held["above"].remove(card)
             if not held["above"]:
                 del held["above"]
@@ -397,10 +397,10 @@ class World:
         base = self.base(onto)
         zone, player = self.location(base)
         self.move(card, zone, player, top=False, face_up=True)
-        mine = self.state.card_to_change
-        for other in [card, *mine(card).pop("above", [])]:
-            mine(other)["base"] = base
-            mine(base).setdefault("above", []).append(other)
+        writable = self.state.card_to_change
+        for other in [card, *writable(card).pop("above", [])]:
+            writable(other)["base"] = base
+            writable(base).setdefault("above", []).append(other)
         self.log_event("stack", card, base)
         self._drop_unit(base)
         self.touch(CARDS)
