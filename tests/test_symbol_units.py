@@ -104,9 +104,11 @@ def _apply(game: Game, op: str, a: int, b: int, c: int) -> None:
              if state.cards[x].get("base") is None]
     if op in ("stack", "tuck") and bases:
         onto = bases[b % len(bases)]
-        # Tucking a card that has cards under it leaves those under no host (a gap of the
-        # engine this test does not cover: no bundled pack does it), so it is not tried.
-        hosting = op == "tuck" and bool(state.cards[card].get("under"))
+        # Tucking a card that has cards under it or stacked on it leaves those under no
+        # host (a gap of the engine, on main too, that this test does not cover: no bundled
+        # pack does it), so it is not tried.
+        row = state.cards[card]
+        hosting = op == "tuck" and bool(row.get("under") or row.get("above"))
         if onto != card and game.base(onto) != card and not hosting:
             (game.stack if op == "stack" else game.tuck)(card, onto)
     elif op == "mark" and (program.block_marks or program.removing_marks):
