@@ -178,7 +178,7 @@ class Determinizer:
             shuffled = list(sorted_faces)
             rng.shuffle(shuffled)
             for card, (card_id, owner, marks, marked) in zip(group, shuffled, strict=True):
-                row = cards[card]
+                row = state.card_to_change(card)
                 row["card"] = card_id
                 row["owner"] = None if owner == -1 else owner
                 for values, value in zip(counters, marks, strict=True):
@@ -187,7 +187,7 @@ class Determinizer:
                     values[card] = value
         state.rng = Rng((rng.next_u32() << 32) | rng.next_u32(), stream=rng.next_u32())
         twin.rows = [program.card_rows[c["card"]] for c in cards]
-        twin.forget_symbols()
+        twin.forget_symbols([card for group, _ in self.groups for card in group])
         twin.memo = {}
         return twin
 

@@ -136,7 +136,8 @@ class Game(Machine):
         twin.state = self.state.clone()
         twin.rows = self.rows
         twin._view = self._view
-        twin._units, twin._units_view = self._units, self._units_view
+        twin._units = self._units  # copied by whichever of the two first drops a unit
+        twin._units_owned = self._units_owned = False
         twin._dirty = self._dirty
         twin.memo = dict(self.memo)  # the tables are shared until one of the two writes
         twin.owned = set()

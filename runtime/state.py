@@ -41,6 +41,20 @@ class GameState:
     """Where execution stands (``runtime/frames.py``): the last frame runs next."""
     pending: dict[str, Any] | None = None
     info: dict[str, Any] = field(default_factory=dict)
+    owned: set[int] | None = field(default=None, repr=False, compare=False)
+    """The card records this state may change in place (None: all of them).  A clone shares
+    the records with its original, so both copy a record before its first change
+    (``card_to_change``) rather than copying every card at each clone."""
+
+    def card_to_change(self, instance: int) -> dict[str, Any]:
+        """A card's record, made this state's own first if it is shared with a clone: every
+        change to a record goes through here."""
+        owned = self.owned
+        if owned is None or instance in owned:
+            return self.cards[instance]
+        row = self.cards[instance] = _copy_card(self.cards[instance])
+        owned.add(instance)
+        return row
 
     # --- where cards are ----------------------------------------------------------------
 
@@ -56,7 +70,7 @@ class GameState:
              face_up: bool | None = None, depth: int | None = None) -> None:
         """Move one instance to a zone's top, its bottom, or under ``depth`` cards, keeping
         every card in one place."""
-        card = self.cards[instance]
+        card = self.card_to_change(instance)
         self.zone(card["zone"], card["player"]).remove(instance)
         target = self.zone(zone, player)
         if depth is not None:
@@ -78,14 +92,15 @@ class GameState:
         """An independent copy: changing one never changes the other.
 
         Written out by hand rather than with ``copy.deepcopy``: agents that look ahead clone
-        the game once per legal action, and the generic deep copy is ten times slower.
+        the game once per legal action, and the generic deep copy is ten times slower.  The
+        card records are shared copy-on-write (``owned``): a look-ahead changes a few.
         """
         twin = copy.copy(self)
         twin.rng = self.rng.clone()
         twin.decks = list(self.decks)
         twin.shared_zones = list(self.shared_zones)
-        plain = PLAIN_CARD  # the usual card is copied inline, without a call per card
-        twin.cards = [c.copy() if len(c) <= plain else _copy_card(c) for c in self.cards]
+        twin.cards = list(self.cards)  # the records shared until one of the two changes one
+        twin.owned, self.owned = set(), set()
         twin.zones = {k: [list(z) for z in v] for k, v in self.zones.items()}
         twin.counters = {k: list(v) for k, v in self.counters.items()}
         twin.flags = {k: list(v) for k, v in self.flags.items()}

@@ -12,7 +12,7 @@ an event onto the frame stack; the run loop (``machine``) runs them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from decklore.runtime.expressions import RulesError
@@ -43,8 +43,11 @@ class World:
         self.rows: list[dict[str, Any]] = [program.card_rows[c["card"]] for c in state.cards]
         self._view: SymbolView | None = None
         self._units: dict[int, Unit] = {}
-        """The units of the cards in counting zones, made with ``_units_view``."""
-        self._units_view: SymbolView | None = None
+        """The unit of each base card in a zone that counts symbols, once made, kept until
+        something it is made of changes (``_drop_unit``): a move rebuilds only the units it
+        touched, not every unit on the table.  Shared with a clone until one of them drops
+        a unit (``_units_owned``)."""
+        self._units_owned = True
         self._dirty = False
         """Something changed that an outcome may read: check them before going on."""
         self.memo: dict[str, dict[Any, Any]] = {}
@@ -109,15 +112,18 @@ class World:
 
     def unit(self, card: int) -> Unit | None:
         """The unit a card belongs to, if it lies in a zone whose cards count symbols."""
+        found = self._units.get(card)  # kept for base cards only, and only while valid
+        if found is not None:
+            return found
         base = self.base(card)
+        if base != card:
+            found = self._units.get(base)
+            if found is not None:
+                return found
         zone, _ = self.location(base)
         spec = self.program.zones.get(zone)
         if spec is None or (not spec["stacks"] and not spec["symbols"]):
             return Unit((self.rows[base],), self.controller(base) or 0)
-        if spec["symbols"] and self._view is not None and self._units_view is self._view:
-            found = self._units.get(base)  # made with the view: nothing there moved since
-            if found is not None:
-                return found
         cards = [base, *self.state.cards[base].get("above", ())]
         attached: tuple[dict[str, Any], ...] = ()
         if self.program.under_kinds:
@@ -125,8 +131,38 @@ class World:
                              for u in self.state.cards[c].get("under", ())
                              if self.rows[u]["kind"] in self.program.under_kinds)
         removed, assigned = self._symbol_marks(cards)
-        return Unit(tuple(self.rows[c] for c in cards), self.controller(base) or 0, attached,
+        unit = Unit(tuple(self.rows[c] for c in cards), self.controller(base) or 0, attached,
                     removed, assigned, bool(spec.get("for_opponents")))
+        if spec["symbols"]:
+            if not self._units_owned:
+                self._units = dict(self._units)
+                self._units_owned = True
+            self._units[base] = unit
+        return unit
+
+    def _drop_unit(self, *cards: int | None, view: bool = True) -> None:
+        """Forget the units these base cards head: what they are made of changed (a card
+        came or went, a mark changed).  The symbol view goes too (unless ``view`` is
+        false: the caller decides); the next one is made from the units kept and the few
+        made again."""
+        if view:
+            self._view = None
+        if not self._units_owned:
+            self._units = dict(self._units)
+            self._units_owned = True
+        units = self._units
+        for card in cards:
+            if card is not None:
+                units.pop(card, None)
+
+    def _drop_mark(self, name: str, slot: int) -> None:
+        """A symbol mark changed on ``slot``: only its unit changes when the mark is a
+        card's, every unit may when it is not."""
+        spec = self.program.counters.get(name) or self.program.flags[name]
+        if spec["per"] == "card":
+            self._drop_unit(self.base(slot))
+        else:
+            self.forget_symbols()
 
     def _symbol_marks(self, cards: list[int]
                       ) -> tuple[frozenset[str], tuple[tuple[str, int], ...]]:
@@ -144,24 +180,29 @@ class World:
     def symbol_view(self) -> SymbolView:
         """Every unit in a zone that counts symbols, ready for symbol counts and blocks.
 
-        Built once and kept until a card moves, stacks or is tucked."""
+        Built once and kept until a card in a counting zone moves, stacks or is tucked, or
+        a symbol mark changes; then made again, in the zones' order, from the units kept
+        (``_units``) and the ones the change dropped, made afresh."""
         if self._view is None:
             units = []
-            by_base: dict[int, Unit] = {}
+            cards = self.state.cards
+            known = self._units
             for name, spec in self.program.zones.items():
                 if not spec["symbols"]:
                     continue
-                for cards in self.state.zones[name]:
-                    for c in cards:
-                        if self.state.cards[c].get("base") is None:
+                for listed in self.state.zones[name]:
+                    for c in listed:
+                        unit = known.get(c)
+                        if unit is None:
+                            if cards[c].get("base") is not None:
+                                continue
                             unit = self.unit(c)
-                            if unit is not None:
-                                units.append(unit)
-                                by_base[c] = unit
+                            known = self._units  # a copy, if it was shared with a clone
+                        if unit is not None:
+                            units.append(unit)
             kinds = self.program.unblockable_kinds
             self._view = SymbolView(units, self.state.players,
                                     unblockable=lambda card: card["kind"] in kinds)
-            self._units, self._units_view = by_base, self._view
         return self._view
 
     def _slot(self, spec: Mapping[str, Any], of: Any, name: str) -> int:
@@ -249,7 +290,7 @@ class World:
             self._dirty = True
             self.touch(counter_tag(name))
             if name in self.program.symbol_marks:  # a block placed or a symbol taken off
-                self._view = None
+                self._drop_mark(name, slot)
                 self.touch(CARDS)
 
     def change_flag(self, name: str, of: Any, value: bool) -> None:
@@ -261,14 +302,14 @@ class World:
             self._dirty = True
             self.touch(flag_tag(name))
             if name in self.program.symbol_marks:  # a block placed or a symbol taken off
-                self._view = None
+                self._drop_mark(name, slot)
                 self.touch(CARDS)
 
     def move(self, card: int, zone: str, player: int | None, *, top: bool | None = None,
              face_up: bool | None = None, depth: int | None = None) -> None:
         """Move a card with every card stacked on it and every card tucked under it."""
         cards = self.state.cards
-        row = cards[card]
+        row = self.state.card_to_change(card)
         spec = self.program.zones.get(zone)
         if spec is not None and spec["per"] == "player" and player is None:
             raise RulesError(f"zone '{zone}' belongs to each player: say whose")
@@ -276,8 +317,12 @@ class World:
             player = None
         was = self.location(card)
         left = row["zone"]
+        host = row.get("host")
+        self._drop_unit(card, row.get("base"), None if host is None else self.base(host),
+                        view=False)
         self._detach(card)
         above = row.pop("above", [])
+        self._drop_unit(*above, view=False)
         under = row.pop("under", []) if spec is None or not spec["stacks"] else row.get(
             "under", [])
         if top is None:
@@ -289,16 +334,16 @@ class World:
             self._clear_marks([card, *above])
         keep_stack = spec is not None and spec["stacks"]
         for other in above:
-            cards[other].pop("seen", None)
+            self.state.card_to_change(other).pop("seen", None)
             self.state.move(other, zone, player, top=top, face_up=face_up, depth=depth)
             self.log_event("move", other, zone, player, cards[other]["face_up"])
             if not keep_stack:
-                cards[other].pop("base", None)
+                self.state.card_to_change(other).pop("base", None)
         if keep_stack and above:
             row["above"] = above
         if not keep_stack:
             for other in under:
-                cards[other].pop("host", None)
+                self.state.card_to_change(other).pop("host", None)
                 self.state.move(other, zone, player, top=top)
                 self.log_event("move", other, zone, player, cards[other]["face_up"])
         old = self.program.zones.get(was[0])
@@ -328,21 +373,23 @@ class World:
                     values[card] = reset
                     self.log_event("counter" if start is not None else "flag", name, card, reset)
                     if name in self.program.symbol_marks:
-                        self._view = None  # the card's symbols change with the mark
+                        self._drop_unit(card)  # the card's symbols change with the mark
 
     def _detach(self, card: int) -> None:
-        cards = self.state.cards
-        row = cards[card]
+        writable = self.state.card_to_change
+        row = writable(card)
         host = row.pop("host", None)
         if host is not None:
-            cards[host]["under"].remove(card)
-            if not cards[host]["under"]:
-                del cards[host]["under"]
+            held = writable(host)
+            held["under"].remove(card)
+            if not held["under"]:
+                del held["under"]
         base = row.pop("base", None)
         if base is not None:
-            cards[base]["above"].remove(card)
-            if not cards[base]["above"]:
-                del cards[base]["above"]
+            held = writable(base)
+            held["above"].remove(card)
+            if not held["above"]:
+                del held["above"]
 
     def stack(self, card: int, onto: int) -> None:
         """Put a card (and what is stacked on it) on top of the unit ``onto`` belongs to,
@@ -350,12 +397,12 @@ class World:
         base = self.base(onto)
         zone, player = self.location(base)
         self.move(card, zone, player, top=False, face_up=True)
-        cards = self.state.cards
-        for other in [card, *cards[card].pop("above", [])]:
-            cards[other]["base"] = base
-            cards[base].setdefault("above", []).append(other)
+        writable = self.state.card_to_change
+        for other in [card, *writable(card).pop("above", [])]:
+            writable(other)["base"] = base
+            writable(base).setdefault("above", []).append(other)
         self.log_event("stack", card, base)
-        self._view = None
+        self._drop_unit(base)
         self.touch(CARDS)
         self.fire("stacked", [card, onto])
 
@@ -363,17 +410,17 @@ class World:
         """Put a card face down under ``host``, where it goes wherever the host goes; then
         run the ``tucked`` triggers."""
         self.move(card, UNDER, None, top=False, face_up=False)
-        self.state.cards[card]["host"] = host
-        self.state.cards[host].setdefault("under", []).append(card)
+        self.state.card_to_change(card)["host"] = host
+        self.state.card_to_change(host).setdefault("under", []).append(card)
         self.log_event("tuck", card, host)
-        self._view = None
+        self._drop_unit(self.base(host))
         self.touch(CARDS)
         self.fire("tucked", [card, host])
 
     def reveal(self, card: int, to: int | None) -> None:
         """Let one player (None: everyone) see a card's face until it moves; then run the
         ``revealed`` triggers."""
-        row = self.state.cards[card]
+        row = self.state.card_to_change(card)
         seen = row.setdefault("seen", [])
         viewers = range(self.state.players) if to is None else [to]
         for p in viewers:
@@ -390,8 +437,8 @@ class World:
         self.state.shuffle(zone, player)
         cards = self.state.cards
         for card in self.zone_cards(zone, player):
-            if not cards[card]["face_up"]:
-                cards[card].pop("seen", None)
+            if not cards[card]["face_up"] and "seen" in cards[card]:
+                self.state.card_to_change(card).pop("seen", None)
         self.log_event("shuffle", zone, player, len(self.zone_cards(zone, player)))
         self._dirty = True
         self.touch(CARDS, self.program.zone_tags.get(zone, zone))
@@ -414,7 +461,7 @@ class World:
             else:
                 continue
             if name in self.program.symbol_marks:  # blocks placed for the period go
-                self._view = None
+                self.forget_symbols()
                 self.touch(CARDS)
         self.state.info["uses"].pop(period, None)  # limits: read by no define or outcome
 
@@ -433,7 +480,20 @@ class World:
 
     # --- the run loop ---------------------------------------------------------------------
 
-    def forget_symbols(self) -> None:
-        """Drop the symbol view: the cards' places were changed from outside the rules
-        (a determinized copy re-dealt them)."""
-        self._view = None
+    def forget_symbols(self, cards: Iterable[int] | None = None) -> None:
+        """Drop the symbol view and the units made of ``cards`` (None: every unit): these
+        cards were changed from outside the rules (a determinized copy re-dealt them, face,
+        owner and marks), or a mark of every unit changed."""
+        if cards is None:
+            self._view = None
+            self._units = {}
+            self._units_owned = True
+            return
+        rows = self.state.cards
+        dropped: list[int | None] = []
+        for card in cards:
+            host = rows[card].get("host")
+            dropped.append(self.base(card))  # the unit it is part of
+            if host is not None:
+                dropped.append(self.base(host))  # the unit it is attached to
+        self._drop_unit(*dropped)

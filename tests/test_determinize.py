@@ -118,10 +118,10 @@ def test_the_result_depends_on_what_the_seat_knows_not_on_the_truth(
     big = max(pools, key=len)
     a, b = next((x, y) for x in big for y in big
                 if game.state.cards[x]["card"] != game.state.cards[y]["card"])
-    cards = other.state.cards
+    row_a, row_b = other.state.card_to_change(a), other.state.card_to_change(b)  # a clone's own
     for key in ("card", "owner"):
-        cards[a][key], cards[b][key] = cards[b][key], cards[a][key]
-    other.rows = [other.program.card_rows[c["card"]] for c in cards]
+        row_a[key], row_b[key] = row_b[key], row_a[key]
+    other.rows = [other.program.card_rows[c["card"]] for c in other.state.cards]
     assert other.to_json() != game.to_json()
     assert determinize(other, 0, Rng(9)).to_json() == determinize(game, 0, Rng(9)).to_json()
 

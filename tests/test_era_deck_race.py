@@ -72,8 +72,9 @@ def _swap_with_a_match(game: Game, top: int, portal: int) -> Game:
     pile[pile.index(top)], deck[deck.index(other)] = other, top
     for card, zone, player in ((other, "era_pile", cards[top]["player"]),
                                (top, "era_deck", None)):
-        cards[card]["zone"], cards[card]["player"] = zone, player
-    cards[other]["face_up"] = cards[top]["face_up"] = False
+        row = twin.state.card_to_change(card)  # the clone's own record, not the original's
+        row["zone"], row["player"] = zone, player
+        row["face_up"] = False
     twin.memo.clear()
     return twin
 
