@@ -408,10 +408,16 @@ class World:
 
     def tuck(self, card: int, host: int) -> None:
         """Put a card face down under ``host``, where it goes wherever the host goes; then
-        run the ``tucked`` triggers."""
+        run the ``tucked`` triggers.
+
+        The cards stacked on it and those tucked under it go under ``host`` too, after it:
+        a tucked card holds nothing of its own, so they follow the host from now on."""
+        row = self.state.cards[card]
+        carried = [*row.get("above", ()), *row.get("under", ())]
         self.move(card, UNDER, None, top=False, face_up=False)
-        self.state.card_to_change(card)["host"] = host
-        self.state.card_to_change(host).setdefault("under", []).append(card)
+        for tucked in (card, *carried):
+            self.state.card_to_change(tucked)["host"] = host
+            self.state.card_to_change(host).setdefault("under", []).append(tucked)
         self.log_event("tuck", card, host)
         self._drop_unit(self.base(host))
         self.touch(CARDS)

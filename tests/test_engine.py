@@ -640,3 +640,29 @@ round:
     assert str(caught.value) == (
         "rules/game.rules:12: a number choice from 0 to 999999999 offers more than 10,000 "
         "numbers; bound it more tightly")
+
+
+def test_a_card_tucked_with_cards_of_its_own_brings_them_under_the_new_host(
+        tmp_path: Path) -> None:
+    """A tucked card holds nothing of its own: what was tucked under it, or stacked on it,
+    goes under the new host with it, and moves wherever that host goes."""
+    game = play(tmp_path, """
+setup:
+  for each p in players():
+    move top(draw(p), 3) to table(p) face up
+round:
+  turn:
+    let cards = top(table(me), 3)
+    tuck top_card(bottom(cards, 1)) under top_card(cards)
+    tuck top_card(cards) under top_card(bottom(top(table(me), 2), 1))
+    move top_card(table(me)) to table(opponent(me))
+    end game
+""")
+    assert game.zone_cards("table", 0) == []
+    host = game.zone_cards("table", 1)[-1]  # the one host, at the bottom of the other table
+    under = game.state.cards[host]["under"]
+    assert len(under) == 2
+    for card in under:
+        assert game.state.cards[card]["host"] == host
+        assert game.location(card) == ("table", 1)
+    game.state.check()

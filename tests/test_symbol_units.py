@@ -104,12 +104,8 @@ def _apply(game: Game, op: str, a: int, b: int, c: int) -> None:
              if state.cards[x].get("base") is None]
     if op in ("stack", "tuck") and bases:
         onto = bases[b % len(bases)]
-        # Tucking a card that has cards under it or stacked on it leaves those under no
-        # host (a gap of the engine, on main too, that this test does not cover: no bundled
-        # pack does it), so it is not tried.
-        row = state.cards[card]
-        hosting = op == "tuck" and bool(row.get("under") or row.get("above"))
-        if onto != card and game.base(onto) != card and not hosting:
+        # A card tucked with cards of its own brings them under the new host (World.tuck).
+        if onto != card and game.base(onto) != card:
             (game.stack if op == "stack" else game.tuck)(card, onto)
     elif op == "mark" and (program.block_marks or program.removing_marks):
         marks = program.block_marks + program.removing_marks
