@@ -330,3 +330,16 @@ def test_outcomes_and_the_score_take_a_wording(tmp_path: Path) -> None:
     text = to_text(player_reference(compile_pack(pack).tables) or pytest.fail("no rules"))
     assert "- WIN: as soon as you hold 3 gold." in text
     assert "- SCORE: the richest player wins. Ties go to the fewest gold." in text
+
+
+@pytest.mark.parametrize(("label", "inside"), [
+    ("Draw pile", "draw pile"), ("Progress tokens", "progress tokens"),
+    ("ERA deck", "ERA deck"), ("Dark Ages", "Dark Ages"),
+    ("Age of Enlightenment", "Age of Enlightenment")])
+def test_a_label_inside_a_sentence_keeps_the_capitals_of_a_name(label: str,
+                                                                 inside: str) -> None:
+    """'the fewest dark Ages' read wrong: a label whose later words are capitalised is a
+    name, and stays as it is inside a sentence."""
+    from decklore.compiler.rules.english import _lower_first
+
+    assert _lower_first(label) == inside

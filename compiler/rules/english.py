@@ -42,8 +42,11 @@ _EVENTS = {"destroyed": "a card {} is destroyed", "played": "a card {} is played
 
 
 def _lower_first(text: str) -> str:
-    """'Draw pile' -> 'draw pile' for use inside a sentence; 'ERA deck' stays."""
-    if len(text) > 1 and text[0].isupper() and not text[1].isupper():
+    """'Draw pile' -> 'draw pile' for use inside a sentence; 'ERA deck' stays, and so does
+    a name whose later words are capitalised too ('Dark Ages', 'Age of Enlightenment')."""
+    words = text.split()
+    if len(text) > 1 and text[0].isupper() and not text[1].isupper() and not any(
+            w[:1].isupper() for w in words[1:]):
         return text[0].lower() + text[1:]
     return text
 
