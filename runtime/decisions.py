@@ -19,7 +19,7 @@ from decklore.runtime.expressions import Env, RulesError, as_list
 from decklore.runtime.frames import Block, Pay, Pick, UntilPass
 from decklore.runtime.program import Stmt
 from decklore.runtime.state import OUT
-from decklore.runtime.statements import Handler, block
+from decklore.runtime.statements import Handler, block, stmt_id
 from decklore.runtime.world import short_number
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def candidates(g: Machine, x: pt.ChooseParts, env: Env, exclude: Sequence[Any] =
 def s_choose(g: Machine, s: Stmt[pt.ChooseParts], f: Block) -> None:
     x, env = s.x, f.env
     if x["kind"] == "cards":
-        sid = int(g.program.blocks[f.block][f.pc])
+        sid = stmt_id(g, f)
         f.pc += 1
         g.state.frames.append(Pick(sid, [], dict(env)))
         return
@@ -134,7 +134,7 @@ def s_choose_one(g: Machine, s: Stmt[pt.ChooseOneParts], f: Block) -> None:
 
 
 def s_pay(g: Machine, s: Stmt[pt.PayParts], f: Block) -> None:
-    sid = int(g.program.blocks[f.block][f.pc])
+    sid = stmt_id(g, f)
     f.pc += 1
     amount = s.x["amount"](g, f.env) or 0
     if amount <= 0:

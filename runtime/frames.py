@@ -32,18 +32,14 @@ ENTER, BODY, LEAVE, DONE = 0, 1, 2, 3
 parts, then its end hook on leaving; when done it is popped (and may run again)."""
 
 
-def copy_env(env: Env) -> Env:
-    """A copy of an environment that shares nothing mutable with it (values are plain
-    data: numbers, strings, None and lists of them)."""
-    return {k: _copy_value(v) for k, v in env.items()}
-
-
-def _copy_value(value: Any) -> Any:
+def copy_plain(value: Any) -> Any:
+    """A deep copy of plain JSON-like data (dicts, lists and scalars): environments, loop
+    items, and the state's pending decision and info (``GameState.clone``)."""
     kind = type(value)
-    if kind is list:
-        return [_copy_value(v) for v in value]
     if kind is dict:
-        return {k: _copy_value(v) for k, v in value.items()}
+        return {k: copy_plain(v) for k, v in value.items()}
+    if kind is list:
+        return [copy_plain(v) for v in value]
     return value
 
 
@@ -103,7 +99,7 @@ class Block:
     by: int | None = None
 
     def copy(self) -> Block:
-        return Block(self.block, self.pc, copy_env(self.env),
+        return Block(self.block, self.pc, copy_plain(self.env),
                      None if self.about is None else list(self.about), self.by)
 
 
@@ -118,7 +114,7 @@ class Each:
     env: Env
 
     def copy(self) -> Each:
-        return Each(self.stmt, _copy_value(self.items), self.index, copy_env(self.env))
+        return Each(self.stmt, copy_plain(self.items), self.index, copy_plain(self.env))
 
 
 @dataclass(slots=True)
@@ -131,7 +127,7 @@ class Repeat:
     env: Env
 
     def copy(self) -> Repeat:
-        return Repeat(self.stmt, self.left, copy_env(self.env))
+        return Repeat(self.stmt, self.left, copy_plain(self.env))
 
 
 @dataclass(slots=True)
@@ -143,7 +139,7 @@ class While:
     env: Env
 
     def copy(self) -> While:
-        return While(self.stmt, copy_env(self.env))
+        return While(self.stmt, copy_plain(self.env))
 
 
 @dataclass(slots=True)
@@ -155,7 +151,7 @@ class UntilPass:
     env: Env
 
     def copy(self) -> UntilPass:
-        return UntilPass(self.stmt, copy_env(self.env))
+        return UntilPass(self.stmt, copy_plain(self.env))
 
 
 @dataclass(slots=True)
@@ -168,7 +164,7 @@ class Pick:
     env: Env
 
     def copy(self) -> Pick:
-        return Pick(self.stmt, list(self.picked), copy_env(self.env))
+        return Pick(self.stmt, list(self.picked), copy_plain(self.env))
 
 
 @dataclass(slots=True)
@@ -181,7 +177,7 @@ class Pay:
     env: Env
 
     def copy(self) -> Pay:
-        return Pay(self.stmt, self.due, copy_env(self.env))
+        return Pay(self.stmt, self.due, copy_plain(self.env))
 
 
 @dataclass(slots=True)

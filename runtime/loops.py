@@ -14,15 +14,10 @@ import decklore.runtime.parts as pt
 from decklore.runtime.expressions import as_list
 from decklore.runtime.frames import Block, Each, Repeat, UntilPass, While
 from decklore.runtime.program import Stmt
-from decklore.runtime.statements import Handler, block
+from decklore.runtime.statements import Handler, block, stmt_id
 
 if TYPE_CHECKING:
     from decklore.runtime.machine import Machine
-
-
-def stmt_id(g: Machine, f: Block) -> int:
-    """The number of the statement frame ``f`` is at (loop frames keep it)."""
-    return int(g.program.blocks[f.block][f.pc])
 
 
 def s_for_each(g: Machine, s: Stmt[pt.ForEachParts], f: Block) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 from decklore.runtime import decisions, flows, loops, outcomes, statements
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.frames import (
+    LOOPS,
     Block,
     Destroy,
     Each,
@@ -132,7 +133,7 @@ class Machine(World):
     def looping_at(self) -> str | None:
         """Where the innermost running loop or flow block is written (``file:line``)."""
         for frame in reversed(self.state.frames):
-            if isinstance(frame, Each | While | UntilPass | Repeat):
+            if isinstance(frame, LOOPS):
                 return self.program.stmts[frame.stmt].at
             if type(frame) is FlowFrame:
                 return self.program.flows[frame.flow].at

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from decklore.runtime.frames import Frame, frame_from_json, frame_to_json
+from decklore.runtime.frames import Frame, copy_plain, frame_from_json, frame_to_json
 from decklore.runtime.rng import Rng
 from decklore.runtime.tables import Tables
 
@@ -106,8 +106,8 @@ class GameState:
         twin.flags = {k: list(v) for k, v in self.flags.items()}
         twin.log = list(self.log)
         twin.frames = [f.copy() for f in self.frames]
-        twin.pending = None if self.pending is None else _copy_plain(self.pending)
-        twin.info = _copy_plain(self.info)
+        twin.pending = None if self.pending is None else copy_plain(self.pending)
+        twin.info = copy_plain(self.info)
         return twin
 
     def to_json(self) -> str:
@@ -184,16 +184,6 @@ def _copy_card(card: dict[str, Any]) -> dict[str, Any]:
         if value is not None:
             twin[key] = list(value)
     return twin
-
-
-def _copy_plain(value: Any) -> Any:
-    """A deep copy of plain JSON-like data (dicts, lists and scalars)."""
-    kind = type(value)
-    if kind is dict:
-        return {k: _copy_plain(v) for k, v in value.items()}
-    if kind is list:
-        return [_copy_plain(v) for v in value]
-    return value
 
 
 OUT = "-out"

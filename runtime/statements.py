@@ -40,6 +40,11 @@ def block(body: int, env: Env, var: str | None = None, value: Any = None,
     return frame
 
 
+def stmt_id(g: Machine, f: Block) -> int:
+    """The number of the statement frame ``f`` is at (loop and decision frames keep it)."""
+    return int(g.program.blocks[f.block][f.pc])
+
+
 def s_move(g: Machine, s: Stmt[pt.MoveParts], f: Block) -> None:
     x, env = s.x, f.env
     f.pc += 1
