@@ -56,41 +56,41 @@ CASES: list[Case] = [
 
 PINNED: dict[str, str] = {
     "era-2p-seed1-ancient+medieval-random":
-        "f3ad8ff87cef856e42707c0b750626ea82a7fddd626e096799b04edfbe773cae",
+        "b49b95d57607ca519ce9e9c262363444c98758ac2adeb7770c09a0852c479927",
     "era-2p-seed2-industrial+atomic-random":
-        "58594f0495c16962d9034290b0fdb5d81f4d36a723f1b330c90c92577cfd6f89",
+        "202d4fb1a39b3dd122117ed06cb6433f40ed117aaeeb2d1704ca082007291707",
     "era-2p-seed3-medieval+atomic-random":
-        "56061e23008ec2e4384f8ed323ccb0c1db14f594106b424cea561baa73ff8b20",
+        "b9bcf82364b02eb1f6f044a85c5e76279a1138a06f7fa4cc9760751576066c04",
     "era-2p-seed4-atomic+ancient-random":
-        "0bb6ecc041c0863888efd4fa5e8925be8c1d0c3073e7f50cb429e1925f0a74c0",
+        "7f01542d261ea09cd3e3b88823d2efa88780ab9ed950f4a93bae20879db4b52b",
     "era-2p-seed5-ancient+industrial-greedy":
-        "5dc0f9a4fd0d3e821da47afdf60e4af3b78006c8e46689b7d100ed725e563684",
+        "c911cbb5bbf096b12f466c53be19f4c0abcc0f6967bb3d6ea449462c38568454",
     "era-3p-seed6-default-random":
-        "44497f4b38c26fd91d426743ff0f9a8fe630cd3088919e6c3d87914b1328ce78",
+        "0eb72974f922821919907af6f53bbd5faec9f387a1be1d28371ccdae67475094",
     "era-4p-seed7-default-random":
-        "104a8bf0d8ef3fe6423eb472a2ef82d487648c30065c75210357760dc98085e9",
+        "f0a6aeeff5e3846ac333810f31761a6714611bac452cb429d12bd3645e12cf9c",
     "era-deck-race-2p-seed1-default-random":
         "b917a493f6b1a275d9b14e9453773278520f7d13dbc0634003436d14065e2094",
     "era-deck-race-4p-seed2-default-greedy":
         "447a13c9d2011456f19c77fcc9bf616d5f961edde8bdcc140ee47ac24afd656e",
     "era-of-kingdoms-1p-seed1-default-random":
-        "28767a21c59b6212456eec6bb1a08023e995fe702b218583e1f4782a5fd40a9f",
+        "ff09c6526def57aca1e1ee5e90f6e30c229e78eecae21d112a08e9afd2cf4dff",
     "era-of-kingdoms-2p-seed2-default-random":
-        "e8267c29ce82f8ff9ba29423e05c353040e23d7e45628b8023a7e98abcc00264",
+        "6c31e37b2765df73385846fbd887126988b07fffcf43d90e7d73fc4bb959b751",
     "era-of-kingdoms-3p-seed3-default-random":
-        "88ea09e79e989bcd9ac8b93baf967f9fc044782506bc9faef6bb62a3aafe3453",
+        "ed31675d6df8b13bccbcfac798573a1417909d02efc39241f03d3b321ef7f893",
     "era-of-kingdoms-4p-seed4-default-random":
-        "0b4902966db667f9d30da543ea3dd2fcfb89435170f0137d7d2a4efb0843cfa4",
+        "4286cb0c70589015059ced26d8600aa278baa8fe9ef859f6a7e1a747e27a1ac5",
     "era-of-kingdoms-3p-seed5-default-greedy":
-        "160518a189dcb745d4af0cbaac95162f24dca3f486fb656344f3d1150893fa1c",
+        "ff05c7b83c9b66fe458afb8fd6f6bf9fbbee45468accd814eaf7ce2becd4b6cd",
     "era-of-kingdoms-trade-route-2p-seed1-default-random":
-        "75dbdc066f0a2884a6c46bd20341a94eb064e2634c1117f029b12cec6bac6bab",
+        "4d69516e101e744fb20649a56fbddf6bd15eceb3c73b84d9a325a606ed247d00",
     "era-of-kingdoms-trade-route-3p-seed2-default-random":
-        "3ecad95b993659199c64f340cb8f8c484f1de41a94be698dd2f7a381f97a09c7",
+        "53f58f1cbfe45c08f324e63ab5fa0339ff5ba767a1339131d70812aae2a5c086",
     "renaissance-2p-seed1-default-random":
-        "4a68f617f50b820ad06a94bf6ee6d4c1ed6df68153815362e14dcc0dfec044ca",
+        "39493b0c93e7f08bff9ffcb3a8fac92874ea19e4a3819361529ba8b35df43223",
     "renaissance-2p-seed2-default-random":
-        "0be18a291fb70ddbddcf5eac046a3738a388522ff92ad3b39be2d5d8fcc78566",
+        "93ed57160a98c5d31bd929faacba090b16a0c457649a5beb0ab41594caab349f",
     "rise-of-empires-2p-seed1-default-random":
         "882e15a2bbf83108e9745df4030d634151ca17107b6751b78746ceb67d757070",
     "rise-of-empires-3p-seed2-default-greedy":

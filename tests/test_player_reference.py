@@ -343,3 +343,37 @@ def test_a_label_inside_a_sentence_keeps_the_capitals_of_a_name(label: str,
     from decklore.compiler.rules.english import _lower_first
 
     assert _lower_first(label) == inside
+
+
+def test_a_placeholder_can_speak_of_some_player_counts_only(tmp_path: Path) -> None:
+    """Era of Kingdoms' solo game sets the Age of Enlightenment's depth by difficulty, so
+    '13 (1 player)' misled a reader: ``{name:2-3}`` prints only the counts the sentence is
+    about, and the table leaves the others blank."""
+    rules = (
+        'zone hand: per_player, owner\n'
+        'counter gold "Gold": per_player, min 0\n'
+        '\n'
+        'define start_gold = 2 if count(q in players()) = 2 else 4 says "Starting purse"\n'
+        '\n'
+        'setup:\n'
+        '  says "Take {start_gold:2-3} gold; solo, take 6."\n'
+        '  for each p in players():\n'
+        '    gain start_gold gold for p\n'
+        '\n'
+        'round:\n'
+        '  turn:\n'
+        '    gain 1 gold\n')
+    pack = tmp_path / "mini"
+    shutil.copytree(Path(__file__).parent / "packs" / "mini", pack)
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text() + "rules:\n  - rules/game.rules\n")
+    (pack / "rules").mkdir()
+    (pack / "rules" / "game.rules").write_text(rules)
+    result = compile_pack(pack)
+    assert [d.code for d in result.warnings] == []
+    reference = player_reference(result.tables) or pytest.fail("no rules")
+    text = to_text(reference)
+    assert "1. Take 2 (2 players), 4 (3 players) gold; solo, take 6." in text
+    assert reference.table is not None
+    assert dict(reference.table.rows)["Starting purse"] == ["–", "2", "4"]
+    assert _problems(text, result.tables["rules"]) == []

@@ -24,6 +24,9 @@ from decklore.compiler.rules.english import English, Step, _limit
 IR = dict[str, Any]
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+# ``{name}``, or ``{name:2-4}`` for a value that applies only to 2 to 4 players (a solo
+# mode that sets it another way, say): the wording and the table show only those counts.
+_FILLED = re.compile(r"\{([a-z_][a-z0-9_]*)(?::([0-9]+)(?:-([0-9]+))?)?\}")
 _DOUBLED = re.compile(r"\b(\w+)(\s+)\1\b", re.IGNORECASE)
 _MAX_FOLD = 4  # statements an unworded helper action may have to be folded into its caller
 
@@ -87,6 +90,9 @@ class PlayerEnglish(English):
         self.calls: dict[str, int] = {}
         self.sectioned: set[str] = set()
         self.referenced: list[str] = []  # sectioned actions a printed step names
+        # Definitions a wording restricts to some player counts ({name:2-4}): the table
+        # leaves their other counts blank.
+        self.only: dict[str, list[int]] = {}
         self.symbols = {str(s["id"]).split(":")[-1] for s in tables.get("symbols", [])}
         self.starts = {str(c["name"]): c["start"] for c in self.rules.get("counters", [])}
 
@@ -97,6 +103,9 @@ class PlayerEnglish(English):
 
         def one(match: re.Match[str]) -> str:
             name = match.group(1)
+            counts = _counts_in(match, self.counts)
+            if counts != self.counts:
+                self.only[name] = counts
             if name in self.consts:
                 return self.expr(self.consts[name])
             define = self.defines.get(name)
@@ -104,22 +113,23 @@ class PlayerEnglish(English):
                 value = self.constant(define["body"])
                 if value is not None:
                     return value
-                by_count = self.by_count(define["body"])
+                by_count = self.by_count(define["body"], counts)
                 if by_count is not None:
                     return by_count
             if name in self.starts:
                 return str(self.starts[name])
             return match.group(0)
 
-        return _PLACEHOLDER.sub(one, text)
+        return _FILLED.sub(one, text)
 
-    def by_count(self, e: IR) -> str | None:
+    def by_count(self, e: IR, counts: list[int] | None = None) -> str | None:
         """'2 (1–2 players), 3 (3–4 players)' for a value that depends on the count."""
-        values = [_evaluate(e, n, self.rules) for n in self.counts]
+        counts = self.counts if counts is None else counts
+        values = [_evaluate(e, n, self.rules) for n in counts]
         if any(v is None or isinstance(v, bool) for v in values):
             return None
         groups: list[tuple[list[int], int | bool | None]] = []
-        for n, value in zip(self.counts, values, strict=True):
+        for n, value in zip(counts, values, strict=True):
             if groups and groups[-1][1] == value:
                 groups[-1][0].append(n)
             else:
@@ -757,14 +767,26 @@ def _count_table(english: PlayerEnglish, rules: IR) -> CountTable | None:
     for name, define in rules["defines"].items():
         if define["params"]:
             continue
-        values = [_evaluate(define["body"], n, rules) for n in english.counts]
+        only = english.only.get(name, english.counts)
+        values = [_evaluate(define["body"], n, rules) for n in only]
         if any(v is None or isinstance(v, bool) for v in values) or len(set(values)) < 2 \
-                or values == english.counts:  # the number of players itself
+                or values == only:  # the number of players itself
             continue
         label = english.fill(str(define["says"])) if define.get("says") else \
             name.replace("_", " ")
-        rows.append((label[:1].upper() + label[1:], [str(v) for v in values]))
+        shown = dict(zip(only, values, strict=True))
+        rows.append((label[:1].upper() + label[1:],
+                     [str(shown[n]) if n in shown else "–" for n in english.counts]))
     return CountTable(english.counts, rows) if rows else None
+
+
+def _counts_in(match: re.Match[str], counts: list[int]) -> list[int]:
+    """The player counts a ``{name:2-4}`` placeholder speaks of (all of them without one)."""
+    if match.group(2) is None:
+        return counts
+    low = int(match.group(2))
+    high = int(match.group(3)) if match.group(3) is not None else low
+    return [n for n in counts if low <= n <= high] or counts
 
 
 def _evaluate(e: IR, n: int, rules: IR) -> int | bool | None:

@@ -19,7 +19,7 @@ from decklore.compiler.diagnostics import Diagnostics
 from decklore.compiler.rules.nodes import Says
 
 IR = dict[str, Any]
-PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)(?::([0-9]+)(?:-([0-9]+))?)?\}")
 
 
 def touched(node: Any, rules: IR, seen: set[str] | None = None) -> set[str]:
