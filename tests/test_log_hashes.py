@@ -74,19 +74,19 @@ PINNED: dict[str, str] = {
     "era-deck-race-4p-seed2-default-greedy":
         "447a13c9d2011456f19c77fcc9bf616d5f961edde8bdcc140ee47ac24afd656e",
     "era-of-kingdoms-1p-seed1-default-random":
-        "ff09c6526def57aca1e1ee5e90f6e30c229e78eecae21d112a08e9afd2cf4dff",
+        "e6abe38735d26aa25eb06940e9e3b1b921e516011316cae8ab7afccef187bb95",
     "era-of-kingdoms-2p-seed2-default-random":
-        "6c31e37b2765df73385846fbd887126988b07fffcf43d90e7d73fc4bb959b751",
+        "373f49b72dc7623b3d90552c4f5c3c8ab1972b32de1d5346d620e84e667922f6",
     "era-of-kingdoms-3p-seed3-default-random":
-        "ed31675d6df8b13bccbcfac798573a1417909d02efc39241f03d3b321ef7f893",
+        "16d1d1858cbb8abd6d88610bb466d5768679b525f8b98f7d9015163d04487324",
     "era-of-kingdoms-4p-seed4-default-random":
-        "4286cb0c70589015059ced26d8600aa278baa8fe9ef859f6a7e1a747e27a1ac5",
+        "0428bf813dd552d051f2032c63520bc862fffcd3a984877d13e1b400aa76f5c1",
     "era-of-kingdoms-3p-seed5-default-greedy":
-        "ff05c7b83c9b66fe458afb8fd6f6bf9fbbee45468accd814eaf7ce2becd4b6cd",
+        "340a8d9b986ff5166edd231fdfd37bd9d444a343b58d55e18ab3aa41945e66a8",
     "era-of-kingdoms-trade-route-2p-seed1-default-random":
-        "4d69516e101e744fb20649a56fbddf6bd15eceb3c73b84d9a325a606ed247d00",
+        "9804d715eabac9e1f5ed6836ee276ef63d7c8bd5aed4e908002e56786651f1c4",
     "era-of-kingdoms-trade-route-3p-seed2-default-random":
-        "53f58f1cbfe45c08f324e63ab5fa0339ff5ba767a1339131d70812aae2a5c086",
+        "30babd3317551ae7f8b64c8f1b4dec42cf3ac59e501c73f4b46d3a61bba014bc",
     "renaissance-2p-seed1-default-random":
         "39493b0c93e7f08bff9ffcb3a8fac92874ea19e4a3819361529ba8b35df43223",
     "renaissance-2p-seed2-default-random":
