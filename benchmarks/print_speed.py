@@ -5,7 +5,9 @@ way of making the PDF its CPU seconds, seconds per 100 cards and PDF size: Weasy
 the whole sheet's HTML, the default (WeasyPrint laying out each distinct face, back and
 frame page once, each icon drawn once and placed: compiler/printing/card_pdf.py) and,
 when it is installed, headless Chromium on the HTML (wall-clock seconds: its work is in
-another process).
+another process).  Then every PDF ``decklore build`` makes (cards, list, reference, guide,
+legend), one after the other and side by side in worker processes (``--jobs``), in
+wall-clock seconds: the workers' CPU time is not this process's.
 
     python benchmarks/print_speed.py [--repeat 2]
 """
@@ -18,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from decklore.compiler import compile_pack
+from decklore.compiler.printing.batch import PdfJob, default_jobs, make_pdfs
 from decklore.compiler.printing.card_pdf import cards_pdf
 from decklore.compiler.printing.pdf import chromium_path, html_to_pdf
 from decklore.compiler.printing.sheets import PrintOptions, card_sheet_parts, render
@@ -60,6 +63,15 @@ def main() -> None:
         print(f"{name:>28} {seconds:>8.2f} {100 * seconds / cards:>14.2f} {size:>10,}")
     if not chromium_path():
         print("   chromium  not installed (Debian: apt-get install chromium)")
+    jobs = [PdfJob(sheet, render(tables, sheet, "html", options))
+            for sheet in ("cards", "list", "reference", "guide", "legend")]
+    print(f"\nevery PDF of a build ({len(jobs)} sheets), wall-clock seconds:")
+    for workers in sorted({1, default_jobs()}):
+        def run(workers: int = workers) -> bytes:
+            return b"".join(data for _, data in make_pdfs(tables, jobs, options,
+                                                          "weasyprint", None, workers))
+        seconds, size = _best(run, args.repeat, time.perf_counter)
+        print(f"{f'{workers} at a time':>28} {seconds:>8.2f} {'':>14} {size:>10,}")
 
 
 if __name__ == "__main__":

@@ -324,6 +324,43 @@ def _write_sheet(tables: dict[str, Any], sheet: str, fmt: str, options: Any, eng
     return [target, html_path]
 
 
+def _write_sheets(tables: dict[str, Any], sheets: list[tuple[str, str]], options: Any,
+                  engine: str, folder: Path, jobs: int | None,
+                  advance: Callable[[int, int], None] | None) -> list[str]:
+    """Render every sheet into FOLDER; the PDFs are made side by side (``batch``). The
+    names written, in the order of SHEETS (a PDF's HTML after it)."""
+    from decklore.compiler import write_atomic
+    from decklore.compiler.printing import PdfJob, default_jobs, make_pdfs, render
+
+    templates = tables.get("templates") or None
+    names: dict[int, list[str]] = {}
+    pdfs: list[PdfJob] = []
+    pdf_at: list[int] = []
+    done = 0
+    for position, (sheet, kind) in enumerate(sheets):
+        text = render(tables, sheet, kind, options, templates)
+        target = folder / f"{sheet}.{kind}"
+        if kind == "pdf":
+            html_path = target.with_suffix(".html")
+            write_atomic(html_path, text.encode("utf-8"))
+            names[position] = [target.name, html_path.name]
+            pdfs.append(PdfJob(sheet, text))
+            pdf_at.append(position)
+        else:
+            write_atomic(target, text.encode("utf-8"))
+            names[position] = [target.name]
+            done += 1
+            if advance is not None:
+                advance(done, len(sheets))
+    for index, data in make_pdfs(tables, pdfs, options, engine, templates,
+                                 jobs or default_jobs()):
+        write_atomic(folder / f"{pdfs[index].sheet}.pdf", data)
+        done += 1
+        if advance is not None:
+            advance(done, len(sheets))
+    return [name for position in sorted(names) for name in names[position]]
+
+
 @cli.command(name="print")
 @click.argument("pack", shell_complete=complete_pack)
 @click.option("--sheet", type=click.Choice(["cards", "list", "reference", "guide", "legend",
@@ -432,13 +469,15 @@ def _has_guide(tables: dict[str, Any]) -> bool:
 @click.option("-o", "--out-dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("build"), show_default=True, help="Folder for the build output.")
 @click.option("--no-sheets", is_flag=True, help="Only compile the tables.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="PDFs made at the same time (default: one per core).")
 @print_options
 @format_option
 @cache_option
 @_guard
-def build(pack: str, out_dir: Path, no_sheets: bool, paper: str, card_size: str, duplex: str,
-          back_offset: str, theme: str, print_shop: bool, bleed: str, alignment_page: bool,
-          engine: str, fmt: str, cache: bool) -> None:
+def build(pack: str, out_dir: Path, no_sheets: bool, jobs: int | None, paper: str,
+          card_size: str, duplex: str, back_offset: str, theme: str, print_shop: bool,
+          bleed: str, alignment_page: bool, engine: str, fmt: str, cache: bool) -> None:
     """Compile PACK and write its tables and every sheet into OUT_DIR/<pack id>/."""
     from decklore.compiler import staged_folder, write_atomic
     from decklore.compiler.printing import LayoutError, PdfError, SheetError
@@ -462,12 +501,8 @@ def build(pack: str, out_dir: Path, no_sheets: bool, paper: str, card_size: str,
                 sheets = [(sheet, kind) for sheet, kind in BUILD_SHEETS
                           if _sheet_applies(result.tables, sheet)]
                 with progress("printing", "sheets") as advance:
-                    for done, (sheet, kind) in enumerate(sheets, start=1):
-                        names += [p.name for p in _write_sheet(
-                            result.tables, sheet, kind, options, engine,
-                            staging / f"{sheet}.{kind}")]
-                        if advance is not None:
-                            advance(done, len(sheets))
+                    names += _write_sheets(result.tables, sheets, options, engine, staging,
+                                           jobs, advance)
     except (LayoutError, PdfError) as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(EXIT_INVALID)

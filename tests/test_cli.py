@@ -123,6 +123,40 @@ def test_build_writes_every_sheet(in_tmp: Path, mini_pack: Path) -> None:
     assert (in_tmp / "dist" / "mini" / "cards.pdf").read_bytes().startswith(b"%PDF")
 
 
+def test_build_makes_the_same_pdfs_with_any_number_of_jobs(in_tmp: Path,
+                                                           mini_pack: Path) -> None:
+    """The PDFs are made side by side in worker processes; each is made as it would be
+    alone, so the bytes do not depend on the number of workers."""
+    outputs = []
+    for jobs in ("1", "3"):
+        result = run("build", "mini", "-o", f"dist{jobs}", "--jobs", jobs)
+        assert result.exit_code == 0, result.output
+        folder = in_tmp / f"dist{jobs}" / "mini"
+        outputs.append({p.name: p.read_bytes() for p in folder.iterdir()})
+        assert result.stdout.splitlines()[1:4] == [
+            f"  dist{jobs}/mini/tables.json", f"  dist{jobs}/mini/cards.pdf",
+            f"  dist{jobs}/mini/cards.html"]
+    assert outputs[0] == outputs[1]
+
+
+def test_a_pdf_failing_in_a_worker_fails_the_build_and_writes_nothing(
+        in_tmp: Path, mini_pack: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from decklore.compiler.printing import PdfError, card_pdf
+
+    made = card_pdf.sheet_pdf
+
+    def failing(tables: dict[str, object], sheet: str, *args: object) -> bytes:
+        if sheet == "list":
+            raise PdfError("the list would not print")
+        return made(tables, sheet, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(card_pdf, "sheet_pdf", failing)  # forked workers inherit it
+    result = run("build", "mini", "-o", "dist", "--jobs", "2")
+    assert result.exit_code == 1
+    assert result.stderr == "error: the list would not print\n"
+    assert list((in_tmp / "dist").iterdir()) == []  # no sheet, no staging folder
+
+
 def test_build_broken_writes_nothing(in_tmp: Path,
                                     write_pack: Callable[[Path, Files], Path]) -> None:
     write_pack(in_tmp, {"decks/one.yaml": BROKEN_DECK})

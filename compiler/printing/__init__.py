@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from decklore.compiler import lazy_getattr
 
 if TYPE_CHECKING:
+    from decklore.compiler.printing.batch import PdfJob, default_jobs, make_pdfs
     from decklore.compiler.printing.card_pdf import sheet_pdf
     from decklore.compiler.printing.faces import FaceRenderer
     from decklore.compiler.printing.layout import BLEEDS, LayoutError
@@ -31,6 +32,9 @@ if TYPE_CHECKING:
 
 _EXPORTS = {
     "sheet_pdf": ("card_pdf", "sheet_pdf"),
+    "PdfJob": ("batch", "PdfJob"),
+    "default_jobs": ("batch", "default_jobs"),
+    "make_pdfs": ("batch", "make_pdfs"),
     "FaceRenderer": ("faces", "FaceRenderer"),
     "ReportError": ("report", "ReportError"),
     "render_report": ("report", "render_report"),
@@ -57,13 +61,16 @@ __all__ = [
     "FaceRenderer",
     "LayoutError",
     "PdfError",
+    "PdfJob",
     "PrintOptions",
     "ReportError",
     "SheetError",
     "chromium_path",
+    "default_jobs",
     "has_tokens",
     "html_to_pdf",
     "list_rows",
+    "make_pdfs",
     "make_turn_guide",
     "render",
     "render_changelog",
