@@ -5,9 +5,10 @@ way of making the PDF its CPU seconds, seconds per 100 cards and PDF size: Weasy
 the whole sheet's HTML, the default (WeasyPrint laying out each distinct face, back and
 frame page once, each icon drawn once and placed: compiler/printing/card_pdf.py) and,
 when it is installed, headless Chromium on the HTML (wall-clock seconds: its work is in
-another process).  Then every PDF ``decklore build`` makes (cards, list, reference, guide,
-legend), one after the other and side by side in worker processes (``--jobs``), in
-wall-clock seconds: the workers' CPU time is not this process's.
+another process).  Then the card list with its icons inline and placed, and every PDF
+``decklore build`` makes (cards, list, reference, guide, legend) one after the other and
+side by side in worker processes (``--jobs``), in wall-clock seconds: the workers' CPU
+time is not this process's.
 
     python benchmarks/print_speed.py [--repeat 2]
 """
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from decklore.compiler import compile_pack
 from decklore.compiler.printing.batch import PdfJob, default_jobs, make_pdfs
-from decklore.compiler.printing.card_pdf import cards_pdf
+from decklore.compiler.printing.card_pdf import cards_pdf, marked_pdf
 from decklore.compiler.printing.pdf import chromium_path, html_to_pdf
 from decklore.compiler.printing.sheets import PrintOptions, card_sheet_parts, render
 
@@ -63,6 +64,12 @@ def main() -> None:
         print(f"{name:>28} {seconds:>8.2f} {100 * seconds / cards:>14.2f} {size:>10,}")
     if not chromium_path():
         print("   chromium  not installed (Debian: apt-get install chromium)")
+    list_html = render(tables, "list", "html", options)
+    print("\nthe card list, CPU seconds:")
+    for name, run in (("icons inline", lambda: html_to_pdf(list_html)),
+                      ("icons placed (default)", lambda: marked_pdf(tables, list_html))):
+        seconds, size = _best(run, args.repeat, time.process_time)
+        print(f"{name:>28} {seconds:>8.2f} {'':>14} {size:>10,}")
     jobs = [PdfJob(sheet, render(tables, sheet, "html", options))
             for sheet in ("cards", "list", "reference", "guide", "legend")]
     print(f"\nevery PDF of a build ({len(jobs)} sheets), wall-clock seconds:")

@@ -398,6 +398,32 @@ def test_faces_laid_out_once_print_the_same_pages(mini_tables: dict[str, Any], m
     assert overridden == html_to_pdf(html)  # a pack's own sheet template prints as written
 
 
+@needs_poppler
+def test_a_list_with_placed_icons_prints_the_same_pages(mini_tables: dict[str, Any],
+                                                         tmp_path: Path) -> None:
+    """The card list's icons are drawn once and placed at markers (``marked_pdf``): the
+    pages are those of the sheet with its icons inline, at 300 dpi within anti-aliasing."""
+    from decklore.compiler.printing.card_pdf import marked_pdf, sheet_pdf
+
+    html = render(mini_tables, "list", "html", PrintOptions())
+    assert html.count("<svg") > 5
+    inline, placed = tmp_path / "inline.pdf", tmp_path / "placed.pdf"
+    inline.write_bytes(html_to_pdf(html))
+    placed.write_bytes(sheet_pdf(mini_tables, "list", html, PrintOptions()))
+    assert placed.read_bytes() == marked_pdf(mini_tables, html)
+    assert _pdfinfo(placed)["Pages"] == _pdfinfo(inline)["Pages"]
+    _, _, want = _page_pixels(inline, 1, tmp_path)
+    _, _, got = _page_pixels(placed, 1, tmp_path)
+    assert len(got) == len(want)
+    differ = sum(1 for a, b in zip(want, got, strict=True) if abs(a - b) > 64)
+    assert differ < len(want) // 10_000, differ
+    from pypdf import PdfReader
+
+    page = PdfReader(placed).pages[0]
+    forms = page["/Resources"]["/XObject"]
+    assert any(str(name).startswith("/DeckloreIcon") for name in forms)  # placed, not inline
+
+
 def test_print_shop_panel_outline_is_inside_the_safe_zone(mini_tables: dict[str, Any]) -> None:
     """A print shop's cut may wander up to the safe margin: the panel's outline must lie
     inside it, or some cards are cut through their frame."""

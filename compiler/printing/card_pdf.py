@@ -1,4 +1,4 @@
-"""Fast print-and-play PDFs: each distinct card face is laid out once, then placed.
+"""Fast PDFs: what repeats is laid out or drawn once, then placed.
 
 WeasyPrint lays out every box of a page, so a sheet of 209 cards and 209 backs costs 418
 card layouts although ERA has 106 distinct faces and one back for all its Era decks.
@@ -10,12 +10,17 @@ drawn the same way: the faces hold an empty marker where each icon goes, WeasyPr
 says where it laid each marker out (its page's anchors), and each symbol's SVG, drawn
 once, is placed there, instead of WeasyPrint parsing and drawing 600 inline SVGs. The
 pages are the same as ``html_to_pdf(render_cards(...))`` gives, to the rounding of a
-transform (tests/test_sheets.py compares them at 300 dpi)."""
+transform (tests/test_sheets.py compares them at 300 dpi).
+
+Other sheets full of icons (the card list draws about 600) get the icon half of this:
+``marked_pdf`` swaps each inline icon for a marker, lets WeasyPrint lay the sheet out, and
+draws each symbol's icon once and places it at every marker."""
 
 from __future__ import annotations
 
 import base64
 import io
+import re
 from typing import Any
 
 from pypdf.generic import DecodedStreamObject, FloatObject
@@ -28,6 +33,14 @@ from decklore.compiler.printing.sheets import (
     card_sheet_parts,
 )
 
+MARKED_SHEETS = frozenset({"list"})
+"""Sheets whose icons ``marked_pdf`` draws. The card list has hundreds (ERA: 593, and the
+sheet takes a quarter less time); the reference and the guide have a few dozen, where
+drawing them inline is as fast. No icon on the list is dimmed by CSS (the legend's locked
+symbols are), which a placed icon would not follow."""
+_MARKER_CSS = ("<style>.icon > .decklore-icon { display: block; width: 100%; height: 100%; }"
+               "</style>")
+
 _PT = 72 / 25.4  # PDF points per millimetre
 
 
@@ -38,7 +51,62 @@ def sheet_pdf(tables: dict[str, Any], sheet: str, html: str, options: PrintOptio
     if (sheet == "cards" and engine == "weasyprint" and not options.print_shop
             and "cards.html.j2" not in (overrides or {}) and _have_pypdf()):
         return cards_pdf(tables, options, overrides)
+    if (sheet in MARKED_SHEETS and engine == "weasyprint"
+            and f"{sheet}.html.j2" not in (overrides or {}) and _have_pypdf()):
+        return marked_pdf(tables, html)
     return html_to_pdf(html, engine)
+
+
+def marked_pdf(tables: dict[str, Any], html: str) -> bytes:
+    """A sheet's PDF with each inline symbol icon drawn once and placed at its markers."""
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+
+    from decklore.compiler.printing.pdf import weasyprint_document
+
+    svgs = {str(row["id"]): str(row["icon_svg"]) for row in tables["symbols"]}
+    symbol_of: dict[str, str] = {}
+    for symbol, svg in svgs.items():
+        symbol_of.setdefault(svg, symbol)
+    if not symbol_of or "</head>" not in html:
+        return html_to_pdf(html)
+    marks: list[tuple[str, bool]] = []
+
+    def number(match: re.Match[str]) -> str:
+        marks.append((symbol_of[match.group(0)], False))
+        return f'<i class="{ICON_MARK}" id="{ICON_MARK}-{len(marks) - 1}"></i>'
+
+    # Longest first, so an icon whose drawing contains another's is matched whole.
+    pattern = re.compile("|".join(re.escape(svg) for svg in
+                                  sorted(symbol_of, key=len, reverse=True)))
+    marked = pattern.sub(number, html)
+    if not marks:
+        return html_to_pdf(html)
+    document = weasyprint_document(marked.replace("</head>", _MARKER_CSS + "</head>", 1))
+    anchors = [dict(page.anchors) for page in document.pages]
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(document.write_pdf())))
+    icons = _icons(writer, sorted({symbol for symbol, _ in marks}), svgs)
+    for page, page_marks in zip(writer.pages, anchors, strict=True):
+        extra, names = _icon_ops(page_marks, marks, float(page.mediabox.top))
+        if not names:
+            continue
+        contents = page.get_contents()
+        data = contents.get_data() if contents is not None else b""
+        # The page's drawing may leave a transform set: the icons draw after restoring it.
+        stream = DecodedStreamObject()
+        stream.set_data(b"q\n" + data + b"\nQ\n" + extra.encode("ascii") + b"\n")
+        resources = page.get("/Resources")
+        resources = DictionaryObject(resources.get_object()) if resources is not None \
+            else DictionaryObject()
+        resources[NameObject("/XObject")] = _extended(
+            resources.get("/XObject"),
+            {f"/DeckloreIcon{index}": icons[symbol] for index, symbol in names})
+        page[NameObject("/Resources")] = resources
+        page[NameObject("/Contents")] = writer._add_object(stream.flate_encode())
+    writer.compress_identical_objects()
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
 
 
 def _have_pypdf() -> bool:
@@ -65,7 +133,8 @@ def assemble(parts: CardSheetParts) -> bytes:
     frames = [_form(writer, page) for page in PdfReader(io.BytesIO(html_to_pdf(
         parts.frame_html))).pages]
     faces_pdf, anchors = _faces(parts.faces_html)
-    icons = _icons(writer, parts) if parts.icons else {}
+    icons = _icons(writer, sorted({symbol for symbol, _ in parts.icons}),
+                   parts.icon_svgs) if parts.icons else {}
     dim = writer._add_object(DictionaryObject({
         NameObject("/Type"): NameObject("/ExtGState"),
         NameObject("/ca"): FloatObject(0.5), NameObject("/CA"): FloatObject(0.5)}))
@@ -108,11 +177,10 @@ def _faces(html: str) -> tuple[bytes, list[dict[str, tuple[float, float, float, 
     return document.write_pdf(), [dict(page.anchors) for page in document.pages]
 
 
-def _icons(writer: Any, parts: CardSheetParts) -> dict[str, Any]:
-    """Each symbol the faces use, drawn once as a form one unit square (its page's size)."""
-    used = sorted({symbol for symbol, _ in parts.icons})
+def _icons(writer: Any, used: list[str], svgs: dict[str, str]) -> dict[str, Any]:
+    """Each symbol of ``used``, drawn once as a form one unit square (its page's size)."""
     pages = "".join(f'<div class="i"><img src="data:image/svg+xml;base64,'
-                    f'{base64.b64encode(parts.icon_svgs[s].encode("utf-8")).decode("ascii")}" '
+                    f'{base64.b64encode(svgs[s].encode("utf-8")).decode("ascii")}" '
                     'alt=""></div>' for s in used)
     html = ("<!DOCTYPE html><html><head><style>@page { size: 10mm 10mm; margin: 0 } "
             "html, body { margin: 0 } .i { width: 10mm; height: 10mm; break-after: page } "
