@@ -92,9 +92,9 @@ PINNED: dict[str, str] = {
     "renaissance-2p-seed2-default-random":
         "93ed57160a98c5d31bd929faacba090b16a0c457649a5beb0ab41594caab349f",
     "rise-of-empires-2p-seed1-default-random":
-        "882e15a2bbf83108e9745df4030d634151ca17107b6751b78746ceb67d757070",
+        "ba8d269aa9fc3eb37c2cc13495792097512e04f4902fdffbf27a87cf28d65248",
     "rise-of-empires-3p-seed2-default-greedy":
-        "d8d83d0b6338bc98b2433aa96b8ece26d4e92fca0c32c7e9fb1e0e95037edf30",
+        "aca5441fa059bb31d802057d74e77b6687ba8a887965dc681e6bccc24b042eb0",
     "uno-2p-seed1-default-random":
         "33756348eedb4e8a55b890ee4763dbbba8b908b529ba007efa0463ed54327a5e",
     "uno-3p-seed2-default-random":

@@ -57,6 +57,22 @@ def test_random_games_end_cleanly(players: int) -> None:
         assert game.state.info["turn"] == 6 * 6 * players  # six actions each, six game turns
 
 
+def test_random_players_use_free_action_tiles() -> None:
+    """Progress tiles used as free actions are turned face down and shown to everyone: in
+    whole random games some are used, and never more than once per tile in a game turn."""
+    game = Game.new(empires(), 3, 4)
+    play_out(game, [RandomAgent(40 + i) for i in range(3)])
+    _finished(game)
+    uses: dict[tuple[int, int], int] = {}
+    turn = 1
+    for event in game.state.log:
+        if event[0] == "counter" and event[1] == "game_turn":
+            turn = event[3]
+        elif event[0] == "reveal":
+            uses[(turn, event[1])] = uses.get((turn, event[1]), 0) + 1
+    assert uses and max(uses.values()) == 1
+
+
 def test_greedy_games_end_cleanly() -> None:
     weights = Weights.from_tables(empires().raw)
     game = Game.new(empires(), 2, 9)
@@ -73,5 +89,6 @@ def test_the_sheets_print(sheet: str, fmt: str) -> None:
     assert text
     if sheet == "reference":
         for words in ("rightmost free circle", "for each disc to its left", "1 VP instead",
-                      "fewest VP chooses", "1 VP for every 3 gold"):
+                      "fewest VP chooses", "1 VP for every 3 gold", "each once per game turn",
+                      "every other player has taken an action since"):
             assert words in text
