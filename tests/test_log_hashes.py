@@ -56,41 +56,41 @@ CASES: list[Case] = [
 
 PINNED: dict[str, str] = {
     "era-2p-seed1-ancient+medieval-random":
-        "b49b95d57607ca519ce9e9c262363444c98758ac2adeb7770c09a0852c479927",
+        "90b8fd9cde0107e97ddf3fe8272bb371a45cb0bfc8d300fd9b80529eae4dc521",
     "era-2p-seed2-industrial+atomic-random":
-        "202d4fb1a39b3dd122117ed06cb6433f40ed117aaeeb2d1704ca082007291707",
+        "462ceb1a410926dec99159dde230483714a4ae7dc79e1b231937cef22a0511f0",
     "era-2p-seed3-medieval+atomic-random":
-        "b9bcf82364b02eb1f6f044a85c5e76279a1138a06f7fa4cc9760751576066c04",
+        "109e0112d3afdf1ced566af4197461a51f3829940fc2db96757e9b9448b43979",
     "era-2p-seed4-atomic+ancient-random":
-        "7f01542d261ea09cd3e3b88823d2efa88780ab9ed950f4a93bae20879db4b52b",
+        "a21ea3ac0ec64a62b790c7d9e26de3e37f44600e94e96a55b1b879af8e0bf41d",
     "era-2p-seed5-ancient+industrial-greedy":
-        "c911cbb5bbf096b12f466c53be19f4c0abcc0f6967bb3d6ea449462c38568454",
+        "b7f8506cca04a58e5b2f1361b02a1973a7c56ee8ef7ce0b310a67d7eeb0be936",
     "era-3p-seed6-default-random":
-        "0eb72974f922821919907af6f53bbd5faec9f387a1be1d28371ccdae67475094",
+        "ca56a77663c5c5eef5f14e2c1ad71925810eb3e26c220e4799bed5f8083035a8",
     "era-4p-seed7-default-random":
-        "f0a6aeeff5e3846ac333810f31761a6714611bac452cb429d12bd3645e12cf9c",
+        "ccc5c8378d38f2518cd3e23e9125a39a000da560a56f569986ac353a797b350e",
     "era-deck-race-2p-seed1-default-random":
         "b917a493f6b1a275d9b14e9453773278520f7d13dbc0634003436d14065e2094",
     "era-deck-race-4p-seed2-default-greedy":
         "447a13c9d2011456f19c77fcc9bf616d5f961edde8bdcc140ee47ac24afd656e",
     "era-of-kingdoms-1p-seed1-default-random":
-        "e6abe38735d26aa25eb06940e9e3b1b921e516011316cae8ab7afccef187bb95",
+        "4cf90891be5d1b799ef7137a7c839e3e0afa1aba832777f39c344eb3a568ab6f",
     "era-of-kingdoms-2p-seed2-default-random":
-        "373f49b72dc7623b3d90552c4f5c3c8ab1972b32de1d5346d620e84e667922f6",
+        "e7f48178bd76c5f3e08d77f5ca10ac0654f003d9aadb77a75360603f0454c4d8",
     "era-of-kingdoms-3p-seed3-default-random":
-        "16d1d1858cbb8abd6d88610bb466d5768679b525f8b98f7d9015163d04487324",
+        "0a9c59347345cc9a2657e134ddb9c356783dedb5b342aa69f2beacfd43cabf65",
     "era-of-kingdoms-4p-seed4-default-random":
-        "0428bf813dd552d051f2032c63520bc862fffcd3a984877d13e1b400aa76f5c1",
+        "ab8595249e5a92d2b107b16e3a1c0c26e73312b94feda0dc02b4364600ec9dac",
     "era-of-kingdoms-3p-seed5-default-greedy":
-        "340a8d9b986ff5166edd231fdfd37bd9d444a343b58d55e18ab3aa41945e66a8",
+        "a52209fc01c1239cf95c92d466020fd0de08776829a84dc77a4e8796175a308d",
     "era-of-kingdoms-trade-route-2p-seed1-default-random":
-        "9804d715eabac9e1f5ed6836ee276ef63d7c8bd5aed4e908002e56786651f1c4",
+        "a6cf0d28c9b740ac6aa5f38e7f70ee147c88857330f51f4d6b4533bc4ed26941",
     "era-of-kingdoms-trade-route-3p-seed2-default-random":
-        "30babd3317551ae7f8b64c8f1b4dec42cf3ac59e501c73f4b46d3a61bba014bc",
+        "5047a306ac28f5e4fc6f4e8ac201611b69fe3834e307f168a88fe0cab86c7969",
     "renaissance-2p-seed1-default-random":
-        "39493b0c93e7f08bff9ffcb3a8fac92874ea19e4a3819361529ba8b35df43223",
+        "79991f93288ff02de80eab503fdd11fac1017c8c42594f5197a2c3d2178c9d16",
     "renaissance-2p-seed2-default-random":
-        "93ed57160a98c5d31bd929faacba090b16a0c457649a5beb0ab41594caab349f",
+        "5df2a989f85142617d0ff02d615aa8389e3d07394a219dcf02675d6a8997ac68",
     "rise-of-empires-2p-seed1-default-random":
         "ba8d269aa9fc3eb37c2cc13495792097512e04f4902fdffbf27a87cf28d65248",
     "rise-of-empires-3p-seed2-default-greedy":

@@ -152,13 +152,13 @@ def _all_text(steps: list[Any]) -> list[str]:
 def test_era_reference_inlines_the_deal_and_names_the_goal() -> None:
     text = to_text(player_reference(_tables("era")) or pytest.fail("no rules"))
     assert "Deal yourself 8 cards face down" in text
-    assert "On the first turn of the game, deal 6" in text
+    assert "the first player deals 6 on their first turn" in text
     # The rulebook: 15 points with three players, 12 with four (and 15 with two).
     assert "WIN: at once when you have at least 15 progress tokens with two or three " \
         "players, 12 with four." in text
     assert "OUT OF THE GAME: with three or four players" in text
     assert "Ties go to the fewest destruction tokens." in text
-    assert "Committing 7 or more gives you an exhaustion token" in text
+    assert "Putting 7 or more there gives you an exhaustion token" in text
 
 
 def test_era_reference_defines_the_words_its_steps_use() -> None:
