@@ -238,6 +238,7 @@ def test_era_of_kingdoms_reference_gives_actions_hand_size_and_a_player_table() 
     assert "You have 3 actions." in text
     assert "Draw back up to your hand size: 5" in text
     assert reference.table is not None and reference.table.counts == [1, 2, 3, 4]
+    assert reference.table.headers == ["1 (solo)", "2", "3", "4"]  # against the Shadow Kingdom
     rows = dict(reference.table.rows)
     assert rows["Advanced cards above the Age of Enlightenment"][1:] == ["9", "11", "13"]
     assert [p.title for p in reference.phases if p.number] == [

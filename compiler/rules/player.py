@@ -50,6 +50,13 @@ class CountTable:
 
     counts: list[int]
     rows: list[tuple[str, list[str]]]
+    solo: list[int] = field(default_factory=list)
+    """Counts played against automated seats (pack.yaml ``players.automated``): their
+    column reads "1 (solo)"."""
+
+    @property
+    def headers(self) -> list[str]:
+        return [f"{n} (solo)" if n in self.solo else str(n) for n in self.counts]
 
 
 @dataclass
@@ -602,7 +609,7 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
             for b in reversed(bound):
                 english._unbind(b)
     return PlayerReference(_goal(english, rules), setup, turn_title, turn_order, phases,
-                           actions, always, _count_table(english, rules), notes,
+                           actions, always, _count_table(english, rules, players), notes,
                            sorted(terms, key=lambda t: t[0].lower()))
 
 
@@ -759,7 +766,7 @@ def _ends_game(body: list[IR]) -> bool:
     return any(s.get("do") == "end" and s.get("period") == "game" for s in body)
 
 
-def _count_table(english: PlayerEnglish, rules: IR) -> CountTable | None:
+def _count_table(english: PlayerEnglish, rules: IR, players: IR) -> CountTable | None:
     """Defines whose value depends only on the number of players, for each count."""
     if len(english.counts) < 2:
         return None
@@ -777,7 +784,9 @@ def _count_table(english: PlayerEnglish, rules: IR) -> CountTable | None:
         shown = dict(zip(only, values, strict=True))
         rows.append((label[:1].upper() + label[1:],
                      [str(shown[n]) if n in shown else "–" for n in english.counts]))
-    return CountTable(english.counts, rows) if rows else None
+    automated = players.get("automated") or {}
+    solo = [n for n in english.counts if str(n) in automated]
+    return CountTable(english.counts, rows, solo) if rows else None
 
 
 def _counts_in(match: re.Match[str], counts: list[int]) -> list[int]:
@@ -851,7 +860,7 @@ def to_text(reference: PlayerReference, names: dict[str, str] | None = None) -> 
     if reference.table:
         table = reference.table
         lines += ["By number of players", "====================",
-                  " | ".join(["Players"] + [str(c) for c in table.counts])]
+                  " | ".join(["Players", *table.headers])]
         lines += [" | ".join([label, *values]) for label, values in table.rows]
         lines.append("")
     if reference.notes:
