@@ -8,7 +8,6 @@ and flags are the ones the pack's rules declare; this module knows none by name.
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +44,10 @@ class GameState:
     """The card records this state may change in place (None: all of them).  A clone shares
     the records with its original, so both copy a record before its first change
     (``card_to_change``) rather than copying every card at each clone."""
+    zones_owned: set[str] | None = field(default=None, repr=False, compare=False)
+    """The zones whose lists this state may change in place (None: all of them).  A clone
+    shares the lists of every zone with its original, so both copy a zone's lists before
+    its first change (``zone_to_change``): a look-ahead moves cards of a few zones."""
 
     def card_to_change(self, instance: int) -> dict[str, Any]:
         """A card's record, made this state's own first if it is shared with a clone: every
@@ -62,6 +65,19 @@ class GameState:
         """The instance ids in a zone, first (top) card first."""
         return self.zones[name][0 if player is None else player]
 
+    def zone_to_change(self, name: str, player: int | None = None) -> list[int]:
+        """A zone's list, made this state's own first if it is shared with a clone: every
+        change to a zone's order or contents goes through here.
+
+        Safe because nothing holds a zone's list across a change: loops, options and
+        remembered values take copies (``as_list``), and readers look the list up again."""
+        owned = self.zones_owned
+        per = self.zones[name]
+        if owned is not None and name not in owned:
+            per = self.zones[name] = [list(cards) for cards in per]
+            owned.add(name)
+        return per[0 if player is None else player]
+
     def where(self, instance: int) -> tuple[str, int | None]:
         card = self.cards[instance]
         return card["zone"], card["player"]
@@ -71,8 +87,8 @@ class GameState:
         """Move one instance to a zone's top, its bottom, or under ``depth`` cards, keeping
         every card in one place."""
         card = self.card_to_change(instance)
-        self.zone(card["zone"], card["player"]).remove(instance)
-        target = self.zone(zone, player)
+        self.zone_to_change(card["zone"], card["player"]).remove(instance)
+        target = self.zone_to_change(zone, player)
         if depth is not None:
             target.insert(min(max(depth, 0), len(target)), instance)
         elif top:
@@ -84,7 +100,7 @@ class GameState:
             card["face_up"] = face_up
 
     def shuffle(self, zone: str, player: int | None = None) -> None:
-        self.rng.shuffle(self.zone(zone, player))
+        self.rng.shuffle(self.zone_to_change(zone, player))
 
     # --- saving and copying --------------------------------------------------------------
 
@@ -95,16 +111,18 @@ class GameState:
         the game once per legal action, and the generic deep copy is ten times slower.  The
         card records are shared copy-on-write (``owned``): a look-ahead changes a few.
         """
-        twin = copy.copy(self)
+        twin = GameState.__new__(GameState)  # not copy.copy: its generic path is slower
+        twin.players, twin.seed = self.players, self.seed
         twin.rng = self.rng.clone()
         twin.decks = list(self.decks)
         twin.shared_zones = list(self.shared_zones)
         twin.cards = list(self.cards)  # the records shared until one of the two changes one
         twin.owned, self.owned = set(), set()
-        twin.zones = {k: [list(z) for z in v] for k, v in self.zones.items()}
-        twin.counters = {k: list(v) for k, v in self.counters.items()}
-        twin.flags = {k: list(v) for k, v in self.flags.items()}
-        twin.log = list(self.log)
+        twin.zones = dict(self.zones)  # the lists shared until one of the two changes one
+        twin.zones_owned, self.zones_owned = set(), set()
+        twin.counters = {k: v.copy() for k, v in self.counters.items()}
+        twin.flags = {k: v.copy() for k, v in self.flags.items()}
+        twin.log = self.log.copy()
         twin.frames = [f.copy() for f in self.frames]
         twin.pending = None if self.pending is None else copy_plain(self.pending)
         twin.info = copy_plain(self.info)

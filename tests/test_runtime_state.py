@@ -76,6 +76,25 @@ def test_clone_is_independent_and_save_resume_is_exact(era: Tables) -> None:
     assert resumed.zone("draw_pile", 1) == state.zone("draw_pile", 1)
 
 
+def test_zones_shared_with_clones_are_copied_by_whichever_changes_them(era: Tables) -> None:
+    """A clone shares the zones' lists with its original until one of them moves or
+    shuffles: each change, on either side and on a clone of a clone, stays its own."""
+    state = new_state(era, 2, seed=4, decks=["era:ancient", "era:medieval"])
+    before = state.to_json()
+    twin = state.clone()
+    grandchild = twin.clone()
+    state.move(state.zone("draw_pile", 0)[0], "hand", 0)  # the original first, this time
+    assert twin.zone("hand", 0) == [] and grandchild.zone("hand", 0) == []
+    twin.shuffle("draw_pile", 1)
+    assert grandchild.zone("draw_pile", 1) == GameState.from_json(before).zone("draw_pile", 1)
+    assert twin.zone("draw_pile", 1) != grandchild.zone("draw_pile", 1)
+    grandchild.move(grandchild.zone("draw_pile", 1)[-1], "hand", 1)
+    assert state.zone("hand", 1) == [] and twin.zone("hand", 1) == []
+    assert grandchild.zone("draw_pile", 0) == GameState.from_json(before).zone("draw_pile", 0)
+    for each in (state, twin, grandchild):
+        each.check()
+
+
 def test_a_broken_save_is_refused_clearly() -> None:
     with pytest.raises(StateError, match="not a saved game"):
         GameState.from_json("{}")
