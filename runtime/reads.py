@@ -132,6 +132,18 @@ class Reads:
             self.readers[tag] = tuple(sorted(names | set(anything)))
         self.reader_sets = {tag: frozenset(names) for tag, names in self.readers.items()}
         self.anything_set = frozenset(anything)
+        self._unions: dict[tuple[str, ...], frozenset[str]] = {}
+
+    def readers_of_all(self, tags: tuple[str, ...]) -> frozenset[str]:
+        """The defines that read any of these tags, worked out once per tuple of tags: a
+        change names the same few tuples over and over (a move from one zone to another),
+        so forgetting what it affects is one pass over the memo, not one per tag."""
+        found = self._unions.get(tags)
+        if found is None:
+            anything = self.anything_set
+            found = self._unions[tags] = frozenset().union(
+                *(self.reader_sets.get(tag, anything) for tag in tags))
+        return found
 
     def of(self, node: Mapping[str, Any] | None) -> frozenset[str]:
         """Every tag an expression reads, through the defines it calls."""

@@ -249,18 +249,8 @@ class World:
         have the outcomes that read it checked."""
         memo = self.memo
         if memo:
-            readers = self.program.reads.reader_sets
-            anything = self.program.reads.anything_set
-            for tag in tags:
-                names = readers.get(tag, anything)
-                if len(memo) < len(names):  # go through whichever is shorter
-                    for name in [n for n in memo if n in names]:
-                        del memo[name]
-                else:
-                    for name in names:
-                        memo.pop(name, None)
-                if not memo:
-                    break
+            for name in memo.keys() & self.program.reads.readers_of_all(tags):
+                del memo[name]
         changed = self.changed
         if changed is not None:
             changed.update(tags)
