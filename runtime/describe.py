@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from decklore.runtime.frames import Block
-from decklore.runtime.looking import card_views
+from decklore.runtime.looking import zone_views
 from decklore.runtime.state import PLACES
 from decklore.runtime.symbols import counts
 
@@ -188,13 +188,13 @@ def observation(game: Game, viewer: int | None) -> dict[str, Any]:
                         "automated": p in state.info.get("automated", ()),
                         "symbols": {s: n for s, n in symbols.items() if n}})
     zones: dict[str, Any] = {}
-    view_of = card_views(game, viewer, _card_marks(program))  # card_view, made faster
+    views = zone_views(game, viewer, _card_marks(program))  # card_view, made faster
     for name, spec in program.zones.items():
         lists = state.zones[name]
         if spec["per"] == "player":
-            zones[name] = [[view_of(c) for c in cards] for cards in lists]
+            zones[name] = [views(cards) for cards in lists]
         else:
-            zones[name] = [view_of(c) for c in lists[0]]
+            zones[name] = views(lists[0])
     pending = state.pending
     decision = None
     if pending is not None:
