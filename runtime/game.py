@@ -143,6 +143,7 @@ class Game(Machine):
         twin.owned = set()
         self.owned = set()
         twin.changed = None if self.changed is None else set(self.changed)
+        twin._owners = None
         twin.pause_at = set()
         twin.paused = None
         return twin

@@ -56,6 +56,9 @@ class World:
         """The defines whose memo table this game alone holds (others it shares with a clone)."""
         self.changed: set[str] | None = None
         """What changed since the outcomes were last checked (None: anything may have)."""
+        self._owners: tuple[list[dict[str, Any]], dict[Any, list[int]]] | None = None
+        """The card instances of each owner (``cards_owned``), with the card list they
+        were read from."""
 
     # --- reads ----------------------------------------------------------------------------
 
@@ -68,6 +71,21 @@ class World:
         """The seats still in the game (not eliminated), in seat order."""
         out = self.state.info["out"]
         return [p for p in range(self.state.players) if p not in out]
+
+    def cards_owned(self) -> dict[Any, list[int]]:
+        """The card instances of each owner (None: the shared cards), in instance order.
+
+        Owners never change while the rules run, so this is read once; only a
+        determinized copy deals owners again, and it has a card list of its own (a clone
+        copies the list), which is how a stale answer is told apart."""
+        cards = self.state.cards
+        found = self._owners
+        if found is None or found[0] is not cards:
+            owners: dict[Any, list[int]] = {}
+            for instance, card in enumerate(cards):
+                owners.setdefault(card["owner"], []).append(instance)
+            found = self._owners = (cards, owners)
+        return found[1]
 
     def zone_cards(self, zone: str, player: int | None) -> list[int]:
         """The card instances of one stored zone, in its order: the live list, not a copy.
