@@ -34,9 +34,10 @@ BUILTIN_READS: dict[str, frozenset[str]] = {
         "greater", "owner", "seat", "player_at", "automated", "cards_of")},
     **{name: frozenset({CARDS}) for name in (
         "units", "controller", "stack_of", "top_of", "stack_size", "tucked", "zone_of",
-        "space_of", "position_of", "is_face_up", "symbols", "symbols_on", "matched", "blocks_on",
-        "locked_symbols", "has_key", "unlocked")},
+        "space_of", "position_of", "is_face_up", "symbols", "matched", "blocks_on",
+        "blocks_from", "locked_symbols", "has_key", "unlocked")},
     **{name: frozenset({OUT}) for name in ("players", "opponent", "opponents", "players_from")},
+    "symbols_on": frozenset({CARDS, "me", OUT}),  # a shared force counts for the player on turn
     "turn_number": frozenset({"turn"}), "first_turn": frozenset({"turn"}),
     "round_number": frozenset({"round"}),
 }

@@ -274,9 +274,11 @@ class World:
             changed.update(tags)
 
     def touch_all(self) -> None:
-        """A new turn or round: whose turn it is, and the turn number, changed."""
-        self.memo.clear()
-        self.changed = None
+        """A new turn or round: whose turn it is, and the turn and round numbers, changed.
+
+        Only the values that read them are forgotten: a define of the cards alone (which
+        cards a player owns, a card's printed worth) outlives the turn."""
+        self.touch("me", "turn", "round")
 
     def change_counter(self, name: str, of: Any, value: int) -> None:
         """Set a counter, logged: below its minimum is a rules error, above its maximum it
@@ -316,55 +318,62 @@ class World:
     def move(self, card: int, zone: str, player: int | None, *, top: bool | None = None,
              face_up: bool | None = None, depth: int | None = None) -> None:
         """Move a card with every card stacked on it and every card tucked under it."""
-        cards = self.state.cards
-        row = self.state.card_to_change(card)
-        spec = self.program.zones.get(zone)
-        if spec is not None and spec["per"] == "player" and player is None:
-            raise RulesError(f"zone '{zone}' belongs to each player: say whose")
-        if spec is not None and spec["per"] != "player":
-            player = None
-        was = self.location(card)
+        state = self.state
+        cards = state.cards
+        program = self.program
+        row = state.card_to_change(card)
+        spec = program.zones.get(zone)
+        if spec is not None:
+            if spec["per"] != "player":
+                player = None
+            elif player is None:
+                raise RulesError(f"zone '{zone}' belongs to each player: say whose")
         left = row["zone"]
+        was = left if left != UNDER else self.location(card)[0]
         host = row.get("host")
-        self._drop_unit(card, row.get("base"), None if host is None else self.base(host),
-                        view=False)
-        self._detach(card)
+        base = row.get("base")
+        if self._units:  # none kept (as in the setup): none to drop
+            self._drop_unit(card, base, None if host is None else self.base(host), view=False)
+        if host is not None or base is not None:
+            self._detach(card)
         above = row.pop("above", [])
-        self._drop_unit(*above, view=False)
-        under = row.pop("under", []) if spec is None or not spec["stacks"] else row.get(
-            "under", [])
+        if above and self._units:
+            self._drop_unit(*above, view=False)
+        keep_stack = spec is not None and spec["stacks"]
+        under = row.get("under", []) if keep_stack else row.pop("under", [])
         if top is None:
             top = bool(spec and spec["ordered"])
-        self.state.move(card, zone, player, top=top, face_up=face_up, depth=depth)
+        state.move(card, zone, player, top=top, face_up=face_up, depth=depth)
         row.pop("seen", None)
-        self.log_event("move", card, zone, player, row["face_up"])
-        if self.program.marks_cleared_on_move:
+        state.log.append(["move", card, zone, player, row["face_up"]])
+        marks = program.marks_cleared_on_move
+        if marks:
             self._clear_marks([card, *above])
-        keep_stack = spec is not None and spec["stacks"]
         for other in above:
-            self.state.card_to_change(other).pop("seen", None)
-            self.state.move(other, zone, player, top=top, face_up=face_up, depth=depth)
-            self.log_event("move", other, zone, player, cards[other]["face_up"])
+            state.card_to_change(other).pop("seen", None)
+            state.move(other, zone, player, top=top, face_up=face_up, depth=depth)
+            state.log.append(["move", other, zone, player, cards[other]["face_up"]])
             if not keep_stack:
-                self.state.card_to_change(other).pop("base", None)
+                state.card_to_change(other).pop("base", None)
         if keep_stack and above:
             row["above"] = above
         if not keep_stack:
             for other in under:
-                self.state.card_to_change(other).pop("host", None)
-                self.state.move(other, zone, player, top=top)
-                self.log_event("move", other, zone, player, cards[other]["face_up"])
-        old = self.program.zones.get(was[0])
+                state.card_to_change(other).pop("host", None)
+                state.move(other, zone, player, top=top)
+                state.log.append(["move", other, zone, player, cards[other]["face_up"]])
+        old = program.zones.get(was)
         if (spec is None or spec["symbols"] or spec["stacks"] or old is None
                 or old["symbols"] or old["stacks"]):
             self._view = None  # symbol totals change only when a counting zone does
         self._dirty = True
-        tags = self.program.zone_tags
-        self.touch(CARDS, tags.get(left, left), tags.get(zone, zone))
+        tags = program.zone_tags
+        touched: tuple[str, ...] = (CARDS, tags.get(left, left), tags.get(zone, zone))
         if under and not keep_stack:
-            self.touch(tags.get(UNDER, UNDER))
-        for name, _ in self.program.marks_cleared_on_move:
-            self.touch(counter_tag(name), flag_tag(name))
+            touched += (tags.get(UNDER, UNDER),)
+        for name, _ in marks:
+            touched += (counter_tag(name), flag_tag(name))
+        self.touch(*touched)  # one pass over the memo for all of them
         if spec is not None and spec.get("slots") is not None and len(
                 self.zone_cards(zone, player)) > spec["slots"]:
             raise RulesError(f"zone '{zone}' holds at most {spec['slots']} cards")

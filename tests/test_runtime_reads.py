@@ -89,3 +89,28 @@ def test_the_cards_of_an_owner_follow_a_copy_whose_owners_were_dealt_again() -> 
         assert cards_of(game, p) == scan(game, p)
     assert cards_of(twin, 1) != cards_of(game, 1)
     assert cards_of(game, None) == scan(game, None)  # type: ignore[arg-type]
+
+
+def test_every_builtin_says_what_it_reads() -> None:
+    """A builtin missing from the table reads everything, so every define that calls it
+    is forgotten at each change: each one is listed (symbols_on also reads whose turn it
+    is, for a shared force)."""
+    from decklore.runtime.builtins import BUILTINS
+    from decklore.runtime.reads import BUILTIN_READS
+
+    assert sorted(set(BUILTINS) - set(BUILTIN_READS)) == []
+    assert {"me", "out"} <= BUILTIN_READS["symbols_on"]
+
+
+def test_a_new_turn_forgets_only_what_reads_the_turn() -> None:
+    from decklore.cards import bundled_pack
+
+    game = Game.new(compiled_tables(bundled_pack("era")), 2, 1)  # type: ignore[arg-type]
+    reads = game.program.reads.defines
+    game.memo = {name: {} for name in reads}
+    game.touch_all()
+    turn = {"me", "turn", "round", ANY}
+    assert set(game.memo) == {name for name, read in reads.items() if not read & turn}
+    assert "block_sources" in game.memo  # which cards a player owns, of another kind
+    assert any(not read & turn for read in reads.values())
+    assert any(read & turn for read in reads.values())
