@@ -182,8 +182,8 @@ def blocks_on(g: World, s: str, p: int) -> int:
 
 def blocks_from(g: World, s: str, p: int, cards: list[int]) -> int:
     """Only cards in zones that count symbols block anything (a card in a hand does not)."""
-    zones = g.program.zones
-    view = g.symbol_view()  # before the units, so that g.unit finds them made
+    view = g.symbol_view()  # first: its units are the ones g.unit returns
+    in_view = g.view_units  # a base card in a zone that counts symbols, and its unit
     rows = g.state.cards
     units = []
     bases: set[int] = set()
@@ -194,9 +194,10 @@ def blocks_from(g: World, s: str, p: int, cards: list[int]) -> int:
         if base in bases:
             continue
         bases.add(base)
-        zone = rows[base]["zone"]
-        spec = zones.get(g.location(base)[0] if zone == UNDER else zone)
-        unit = g.unit(base) if spec is not None and spec["symbols"] else None
+        unit = in_view.get(base)
+        if unit is None and rows[base]["zone"] == UNDER:  # a tucked card: where its host is
+            spec = g.program.zones.get(g.location(base)[0])
+            unit = g.unit(base) if spec is not None and spec["symbols"] else None
         if unit is not None:
             units.append(unit)
     return view.blocks_from(s, p, units)

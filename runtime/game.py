@@ -136,6 +136,7 @@ class Game(Machine):
         twin.state = self.state.clone()
         twin.rows = self.rows
         twin._view = self._view
+        twin.view_units = self.view_units
         twin._units = self._units  # copied by whichever of the two first drops a unit
         twin._units_owned = self._units_owned = False
         twin._dirty = self._dirty

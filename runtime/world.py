@@ -42,6 +42,9 @@ class World:
         self.state = state
         self.rows: list[dict[str, Any]] = [program.card_rows[c["card"]] for c in state.cards]
         self._view: SymbolView | None = None
+        self.view_units: dict[int, Unit] = {}
+        """The units of the symbol view by their base card, made with it: valid after
+        ``symbol_view()``, until the view is dropped."""
         self._units: dict[int, Unit] = {}
         """The unit of each base card in a zone that counts symbols, once made, kept until
         something it is made of changes (``_drop_unit``): a move rebuilds only the units it
@@ -203,6 +206,7 @@ class World:
         (``_units``) and the ones the change dropped, made afresh."""
         if self._view is None:
             units = []
+            by_base: dict[int, Unit] = {}
             cards = self.state.cards
             known = self._units
             for name, spec in self.program.zones.items():
@@ -218,6 +222,8 @@ class World:
                             known = self._units  # a copy, if it was shared with a clone
                         if unit is not None:
                             units.append(unit)
+                            by_base[c] = unit
+            self.view_units = by_base
             kinds = self.program.unblockable_kinds
             self._view = SymbolView(units, self.state.players,
                                     unblockable=lambda card: card["kind"] in kinds)
