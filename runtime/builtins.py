@@ -191,13 +191,15 @@ def blocks_from(g: World, s: str, p: int, cards: list[int]) -> int:
         base = rows[c].get("base")
         if base is None:
             base = c
+        unit = in_view.get(base)
+        if unit is None:
+            if rows[base]["zone"] != UNDER:
+                continue  # in no zone that counts symbols: no unit, nothing to remember
+            spec = g.program.zones.get(g.location(base)[0])  # tucked: where its host is
+            unit = g.unit(base) if spec is not None and spec["symbols"] else None
         if base in bases:
             continue
         bases.add(base)
-        unit = in_view.get(base)
-        if unit is None and rows[base]["zone"] == UNDER:  # a tucked card: where its host is
-            spec = g.program.zones.get(g.location(base)[0])
-            unit = g.unit(base) if spec is not None and spec["symbols"] else None
         if unit is not None:
             units.append(unit)
     return view.blocks_from(s, p, units)
