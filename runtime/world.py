@@ -18,7 +18,7 @@ from typing import Any
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.frames import Block
 from decklore.runtime.program import Program
-from decklore.runtime.reads import CARDS, counter_tag, flag_tag
+from decklore.runtime.reads import CARDS, STACKS, SYMBOLS, counter_tag, flag_tag
 from decklore.runtime.state import UNDER, GameState
 from decklore.runtime.symbols import SymbolView, Unit
 
@@ -307,7 +307,7 @@ class World:
             self.touch(counter_tag(name))
             if name in self.program.symbol_marks:  # a block placed or a symbol taken off
                 self._drop_mark(name, slot)
-                self.touch(CARDS)
+                self.touch(CARDS, SYMBOLS)
 
     def change_flag(self, name: str, of: Any, value: bool) -> None:
         """Set or clear a flag, logged when it changes."""
@@ -319,7 +319,7 @@ class World:
             self.touch(flag_tag(name))
             if name in self.program.symbol_marks:  # a block placed or a symbol taken off
                 self._drop_mark(name, slot)
-                self.touch(CARDS)
+                self.touch(CARDS, SYMBOLS)
 
     def move(self, card: int, zone: str, player: int | None, *, top: bool | None = None,
              face_up: bool | None = None, depth: int | None = None) -> None:
@@ -377,6 +377,10 @@ class World:
         touched: tuple[str, ...] = (CARDS, tags.get(left, left), tags.get(zone, zone))
         if under and not keep_stack:
             touched += (tags.get(UNDER, UNDER),)
+        if host is not None or base is not None or above or under:
+            touched += (STACKS,)  # a stack it was or is part of changed
+        if self._view is None:
+            touched += (SYMBOLS,)  # dropped now or before: what read it is remade
         for name, _ in marks:
             touched += (counter_tag(name), flag_tag(name))
         self.touch(*touched)  # one pass over the memo for all of them
@@ -426,7 +430,7 @@ class World:
             writable(base).setdefault("above", []).append(other)
         self.log_event("stack", card, base)
         self._drop_unit(base)
-        self.touch(CARDS)
+        self.touch(CARDS, STACKS, SYMBOLS)
         self.fire("stacked", [card, onto])
 
     def tuck(self, card: int, host: int) -> None:
@@ -443,7 +447,7 @@ class World:
             self.state.card_to_change(host).setdefault("under", []).append(tucked)
         self.log_event("tuck", card, host)
         self._drop_unit(self.base(host))
-        self.touch(CARDS)
+        self.touch(CARDS, STACKS, SYMBOLS)
         self.fire("tucked", [card, host])
 
     def reveal(self, card: int, to: int | None) -> None:
@@ -491,7 +495,7 @@ class World:
                 continue
             if name in self.program.symbol_marks:  # blocks placed for the period go
                 self.forget_symbols()
-                self.touch(CARDS)
+                self.touch(CARDS, SYMBOLS)
         self.state.info["uses"].pop(period, None)  # limits: read by no define or outcome
 
     def fire(self, event: str, args: list[Any]) -> None:
