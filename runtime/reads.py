@@ -41,11 +41,14 @@ BUILTIN_READS: dict[str, frozenset[str]] = {
         "size", "top", "bottom", "top_card", "same_name", "has_tag", "printed", "lesser",
         "greater", "owner", "seat", "player_at", "automated", "cards_of")},
     **{name: frozenset({CARDS}) for name in (
-        "controller", "zone_of", "space_of", "position_of", "is_face_up", "matched",
-        "blocks_from", "locked_symbols", "unlocked")},
+        "controller", "zone_of", "space_of", "position_of", "is_face_up", "matched")},
     **{name: frozenset({STACKS}) for name in (
         "units", "stack_of", "top_of", "stack_size", "tucked")},
-    **{name: frozenset({SYMBOLS}) for name in ("symbols", "blocks_on", "has_key")},
+    **{name: frozenset({SYMBOLS}) for name in (
+        "symbols", "blocks_on", "has_key", "locked_symbols", "unlocked")},
+    # the units of the view, by the base of each card (a tucked card's host moves only
+    # with the view dropped, when either zone counts symbols)
+    "blocks_from": frozenset({SYMBOLS, STACKS}),
     **{name: frozenset({OUT}) for name in ("players", "opponent", "opponents", "players_from")},
     "symbols_on": frozenset({CARDS, "me", OUT}),  # a shared force counts for the player on turn
     "turn_number": frozenset({"turn"}), "first_turn": frozenset({"turn"}),
