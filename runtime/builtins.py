@@ -131,7 +131,7 @@ def position_of(g: World, c: int | None) -> int | None:
 def cards_of(g: World, p: int) -> list[int]:
     if type(p) is not int:
         return [i for i, card in enumerate(g.state.cards) if card["owner"] == p]
-    return list(g.cards_owned().get(p, ()))
+    return list(g.cards_by_owner().get(p, ()))
 
 
 def same_name(g: World, a: int | None, b: int | None) -> bool:

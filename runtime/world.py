@@ -60,7 +60,7 @@ class World:
         self.changed: set[str] | None = None
         """What changed since the outcomes were last checked (None: anything may have)."""
         self._owners: tuple[list[dict[str, Any]], dict[Any, list[int]]] | None = None
-        """The card instances of each owner (``cards_owned``), with the card list they
+        """The card instances of each owner (``cards_by_owner``), with the card list they
         were read from."""
 
     # --- reads ----------------------------------------------------------------------------
@@ -75,7 +75,7 @@ class World:
         out = self.state.info["out"]
         return [p for p in range(self.state.players) if p not in out]
 
-    def cards_owned(self) -> dict[Any, list[int]]:
+    def cards_by_owner(self) -> dict[Any, list[int]]:
         """The card instances of each owner (None: the shared cards), in instance order.
 
         Owners never change while the rules run, so this is read once; only a
