@@ -73,3 +73,26 @@ def test_zone_views_match_card_view(pack: str, players: int) -> None:
                     hidden += sum(view == {"face_up": False} for view in reference)
                     shown += sum("card" in view for view in reference)
     assert hidden > 0 and shown > 0
+
+
+@pytest.mark.parametrize(("pack", "players"), [("era", 3), ("era-of-kingdoms", 3), ("uno", 2)])
+def test_each_seat_in_an_observation_reads_as_the_state_says(pack: str, players: int) -> None:
+    """The seats of an observation (their counters, flags and non-zero symbol totals, in
+    the program's order) are those the state and the symbol view give, however the
+    observation gathers them."""
+    from decklore.runtime.symbols import counts
+
+    for game in positions(pack, players, 5, 30, 6):
+        program, state = game.program, game.state
+        for viewer in [None, *range(state.players)]:
+            seats = game.observation(viewer)["players"]
+            for p, seat in enumerate(seats):
+                counters = {n: state.counters[n][p] for n, s in program.counters.items()
+                            if s["per"] == "player"}
+                flags = sorted(n for n, s in program.flags.items()
+                               if s["per"] == "player" and state.flags[n][p])
+                totals = counts(game.symbol_view(), p, program.symbol_ids)
+                assert json.dumps(seat["counters"]) == json.dumps(counters)
+                assert seat["flags"] == flags
+                assert json.dumps(seat["symbols"]) == json.dumps(
+                    {s: n for s, n in totals.items() if n})
