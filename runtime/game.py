@@ -133,7 +133,7 @@ class Game(Machine):
         """
         twin = Game.__new__(Game)
         twin.program = self.program
-        twin.state = self.state.clone()
+        twin.state = self.state.clone(self.program.card_marks)
         twin.rows = self.rows
         twin._view = self._view
         twin.view_units = self.view_units

@@ -44,6 +44,14 @@ class GameState:
     """The card records this state may change in place (None: all of them).  A clone shares
     the records with its original, so both copy a record before its first change
     (``card_to_change``) rather than copying every card at each clone."""
+    counters_owned: set[str] | None = field(default=None, repr=False, compare=False)
+    """The counters whose lists this state may change in place (None: all of them).  A
+    clone shares the lists of the counters of players and of the game with its original,
+    so both copy such a list before its first change (``counter_to_change``); a card's
+    counters are copied at each clone, since a determinized copy deals them again in
+    place."""
+    flags_owned: set[str] | None = field(default=None, repr=False, compare=False)
+    """The same for flags (``flag_to_change``)."""
     zones_owned: set[str] | None = field(default=None, repr=False, compare=False)
     """The zones whose lists this state may change in place (None: all of them).  A clone
     shares the lists of every zone with its original, so both copy a zone's lists before
@@ -58,6 +66,24 @@ class GameState:
         row = self.cards[instance] = _copy_card(self.cards[instance])
         owned.add(instance)
         return row
+
+    def counter_to_change(self, name: str) -> list[int]:
+        """A counter's list of values, made this state's own first if a clone shares it."""
+        values: list[int] = self.counters[name]
+        owned = self.counters_owned
+        if owned is not None and name not in owned:
+            values = self.counters[name] = list(values)
+            owned.add(name)
+        return values
+
+    def flag_to_change(self, name: str) -> list[bool]:
+        """A flag's list of values, made this state's own first if a clone shares it."""
+        values: list[bool] = self.flags[name]
+        owned = self.flags_owned
+        if owned is not None and name not in owned:
+            values = self.flags[name] = list(values)
+            owned.add(name)
+        return values
 
     # --- where cards are ----------------------------------------------------------------
 
@@ -104,7 +130,7 @@ class GameState:
 
     # --- saving and copying --------------------------------------------------------------
 
-    def clone(self) -> GameState:
+    def clone(self, copied: tuple[Sequence[str], Sequence[str]] | None = None) -> GameState:
         """An independent copy: changing one never changes the other.
 
         Written out by hand rather than with ``copy.deepcopy``: agents that look ahead clone
@@ -120,8 +146,20 @@ class GameState:
         twin.owned, self.owned = set(), set()
         twin.zones = dict(self.zones)  # the lists shared until one of the two changes one
         twin.zones_owned, self.zones_owned = set(), set()
-        twin.counters = {k: v.copy() for k, v in self.counters.items()}
-        twin.flags = {k: v.copy() for k, v in self.flags.items()}
+        if copied is None:  # every counter and flag copied
+            twin.counters = {k: v.copy() for k, v in self.counters.items()}
+            twin.flags = {k: v.copy() for k, v in self.flags.items()}
+            twin.counters_owned = twin.flags_owned = None
+        else:  # only the ``copied`` ones (a card's marks); the others shared until changed
+            counters, flags = copied
+            twin.counters = dict(self.counters)
+            for name in counters:
+                twin.counters[name] = twin.counters[name].copy()
+            twin.flags = dict(self.flags)
+            for name in flags:
+                twin.flags[name] = twin.flags[name].copy()
+            twin.counters_owned, self.counters_owned = set(counters), set(counters)
+            twin.flags_owned, self.flags_owned = set(flags), set(flags)
         twin.log = self.log.copy()
         twin.frames = [f.copy() for f in self.frames]
         twin.pending = None if self.pending is None else copy_plain(self.pending)

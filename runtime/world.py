@@ -301,7 +301,7 @@ class World:
                              f"limit of {MAX_COUNTER:,} a counter may hold; give the counter "
                              "a 'max'")
         if self.state.counters[name][slot] != value:
-            self.state.counters[name][slot] = value
+            self.state.counter_to_change(name)[slot] = value
             self.log_event("counter", name, slot, value)
             self._dirty = True
             self.touch(counter_tag(name))
@@ -313,7 +313,7 @@ class World:
         """Set or clear a flag, logged when it changes."""
         slot = self._slot(self.program.flags[name], of, name)
         if self.state.flags[name][slot] != value:
-            self.state.flags[name][slot] = value
+            self.state.flag_to_change(name)[slot] = value
             self.log_event("flag", name, slot, value)
             self._dirty = True
             self.touch(flag_tag(name))
@@ -482,13 +482,13 @@ class World:
             values = self.state.counters[name] if start is not None else self.state.flags[name]
             if start is None:
                 if True in values:
-                    values[:] = [False] * len(values)
+                    self.state.flag_to_change(name)[:] = [False] * len(values)
                     self.log_event("reset", name)
                     self.touch(flag_tag(name))
                 else:
                     continue
             elif values.count(start) != len(values):
-                values[:] = [start] * len(values)
+                self.state.counter_to_change(name)[:] = [start] * len(values)
                 self.log_event("reset", name)
                 self.touch(counter_tag(name))
             else:
