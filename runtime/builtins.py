@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from decklore.runtime.expressions import RulesError
-from decklore.runtime.state import PLACES
+from decklore.runtime.state import PLACES, UNDER
 from decklore.runtime.symbols import printed as printed_on
 
 if TYPE_CHECKING:
@@ -129,7 +129,9 @@ def position_of(g: World, c: int | None) -> int | None:
 
 
 def cards_of(g: World, p: int) -> list[int]:
-    return [i for i, card in enumerate(g.state.cards) if card["owner"] == p]
+    if type(p) is not int:
+        return [i for i, card in enumerate(g.state.cards) if card["owner"] == p]
+    return list(g.cards_by_owner().get(p, ()))
 
 
 def same_name(g: World, a: int | None, b: int | None) -> bool:
@@ -180,12 +182,24 @@ def blocks_on(g: World, s: str, p: int) -> int:
 
 def blocks_from(g: World, s: str, p: int, cards: list[int]) -> int:
     """Only cards in zones that count symbols block anything (a card in a hand does not)."""
-    zones = g.program.zones
-    view = g.symbol_view()  # before the units, so that g.unit finds them made
+    view = g.symbol_view()  # first: its units are the ones g.unit returns
+    in_view = g.view_units  # a base card in a zone that counts symbols, and its unit
+    rows = g.state.cards
     units = []
-    for c in dict.fromkeys(g.base(c) for c in cards):
-        spec = zones.get(g.location(c)[0])
-        unit = g.unit(c) if spec is not None and spec["symbols"] else None
+    bases: set[int] = set()
+    for c in cards:  # each unit once, in the order of the first of its cards
+        base = rows[c].get("base")
+        if base is None:
+            base = c
+        unit = in_view.get(base)
+        if unit is None:
+            if rows[base]["zone"] != UNDER:
+                continue  # in no zone that counts symbols: no unit, nothing to remember
+            spec = g.program.zones.get(g.location(base)[0])  # tucked: where its host is
+            unit = g.unit(base) if spec is not None and spec["symbols"] else None
+        if base in bases:
+            continue
+        bases.add(base)
         if unit is not None:
             units.append(unit)
     return view.blocks_from(s, p, units)

@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from decklore.runtime.frames import Block
-from decklore.runtime.looking import card_views
+from decklore.runtime.looking import zone_views
 from decklore.runtime.state import PLACES
-from decklore.runtime.symbols import counts
 
 if TYPE_CHECKING:
     from decklore.runtime.game import Game
@@ -172,29 +171,45 @@ def _card_marks(program: Program) -> tuple[list[tuple[str, Any]], list[str]]:
     return found
 
 
+_PLAYER_MARKS: WeakKeyDictionary[Program, tuple[list[str], list[str]]] = WeakKeyDictionary()
+
+
+def _player_marks(program: Program) -> tuple[list[str], list[str]]:
+    """The per-player counters and flags, in the program's order, found once per program:
+    an observation shows each of them for every seat."""
+    found = _PLAYER_MARKS.get(program)
+    if found is None:
+        found = ([n for n, s in program.counters.items() if s["per"] == "player"],
+                 [n for n, s in program.flags.items() if s["per"] == "player"])
+        _PLAYER_MARKS[program] = found
+    return found
+
+
 def observation(game: Game, viewer: int | None) -> dict[str, Any]:
     """Everything ``viewer`` may know now, as plain data (None: a spectator)."""
     state, program = game.state, game.program
     view = game.symbol_view()
     players = []
+    counter_names, flag_names = _player_marks(program)
+    counter_lists = [(n, state.counters[n]) for n in counter_names]
+    flag_lists = [(n, state.flags[n]) for n in flag_names]
+    total = view.total
     for p in range(state.players):
-        counters = {n: state.counters[n][p] for n, s in program.counters.items()
-                    if s["per"] == "player"}
-        flags = sorted(n for n, s in program.flags.items()
-                       if s["per"] == "player" and state.flags[n][p])
-        symbols = counts(view, p, program.symbol_ids)
+        counters = {n: values[p] for n, values in counter_lists}
+        flags = sorted(n for n, values in flag_lists if values[p])
+        symbols = {s: n for s in program.symbol_ids if (n := total(s, p))}
         players.append({"seat": p + 1, "deck": state.decks[p], "counters": counters,
                         "flags": flags, "out": p in state.info["out"],
                         "automated": p in state.info.get("automated", ()),
-                        "symbols": {s: n for s, n in symbols.items() if n}})
+                        "symbols": symbols})
     zones: dict[str, Any] = {}
-    view_of = card_views(game, viewer, _card_marks(program))  # card_view, made faster
+    views = zone_views(game, viewer, _card_marks(program))  # card_view, made faster
     for name, spec in program.zones.items():
         lists = state.zones[name]
         if spec["per"] == "player":
-            zones[name] = [[view_of(c) for c in cards] for cards in lists]
+            zones[name] = [views(cards) for cards in lists]
         else:
-            zones[name] = [view_of(c) for c in lists[0]]
+            zones[name] = views(lists[0])
     pending = state.pending
     decision = None
     if pending is not None:

@@ -36,11 +36,15 @@ def copy_plain(value: Any) -> Any:
     """A deep copy of plain JSON-like data (dicts, lists and scalars): environments, loop
     items, and the state's pending decision and info (``GameState.clone``)."""
     kind = type(value)
-    if kind is dict:
-        return {k: copy_plain(v) for k, v in value.items()}
+    if kind is dict:  # scalars are taken as they are, without a call each
+        return {k: copy_plain(v) if type(v) in _NESTED else v for k, v in value.items()}
     if kind is list:
-        return [copy_plain(v) for v in value]
+        return [copy_plain(v) if type(v) in _NESTED else v for v in value]
     return value
+
+
+_NESTED = (dict, list)
+"""The kinds ``copy_plain`` copies; everything else in plain data is immutable."""
 
 
 @dataclass(slots=True)

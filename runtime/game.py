@@ -133,9 +133,10 @@ class Game(Machine):
         """
         twin = Game.__new__(Game)
         twin.program = self.program
-        twin.state = self.state.clone()
+        twin.state = self.state.clone(self.program.card_marks)
         twin.rows = self.rows
         twin._view = self._view
+        twin.view_units = self.view_units
         twin._units = self._units  # copied by whichever of the two first drops a unit
         twin._units_owned = self._units_owned = False
         twin._dirty = self._dirty
@@ -143,6 +144,7 @@ class Game(Machine):
         twin.owned = set()
         self.owned = set()
         twin.changed = None if self.changed is None else set(self.changed)
+        twin._owners = None
         twin.pause_at = set()
         twin.paused = None
         return twin

@@ -78,3 +78,29 @@ def card_views(game: Game, viewer: int | None,
         return view
 
     return view_of
+
+
+def zone_views(game: Game, viewer: int | None,
+               marks: tuple[list[tuple[str, Any]], list[str]]
+               ) -> Callable[[list[int]], list[dict[str, Any]]]:
+    """A function from a zone's cards to their views for ``viewer``, as ``card_views``
+    gives them one by one.
+
+    Most cards of an observation lie face down with a plain record (a draw pile), which
+    nobody sees and which hold nothing: their view is ``{"face_up": False}``, made here
+    without a call per card."""
+    cards = game.state.cards
+    view_of = card_views(game, viewer, marks)
+    plain = len(PLAIN_KEYS)
+
+    def views(instances: list[int]) -> list[dict[str, Any]]:
+        out = []
+        for card in instances:
+            row = cards[card]
+            if not row["face_up"] and len(row) == plain:
+                out.append({"face_up": False})
+            else:
+                out.append(view_of(card))
+        return out
+
+    return views

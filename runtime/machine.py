@@ -73,13 +73,16 @@ class Machine(World):
         stmts, blocks = self.program.stmts, self.program.blocks
         handlers = HANDLERS
         frame_handlers = FRAME_HANDLERS
-        while state.pending is None and info["result"] is None and self.paused is None:
+        budget = info["budget"]
+        # "not state.pending": a pending decision is never empty, and the checker then
+        # keeps its type below, where a handler may have set it.
+        while not state.pending and info["result"] is None and self.paused is None:
             if not frames:
                 self.end_by_score("the rules ran to their end")
                 return
             frame = frames[-1]
-            info["steps"] += 1
-            if info["steps"] > info["budget"]:
+            steps = info["steps"] = info["steps"] + 1
+            if steps > budget:
                 self._out_of_steps()
             if type(frame) is Block:
                 code = blocks[frame.block]
@@ -104,14 +107,11 @@ class Machine(World):
             if self._dirty:
                 self._dirty = False
                 outcomes.check_outcomes(self)
-            pending = self._pending()  # a handler may have set it
+            pending = state.pending  # a handler may have set it
             if pending is not None and len(pending["options"]) == 1:
                 state.pending = None
                 self.log_event("forced", pending["player"])
                 decisions.resolve(self, pending, pending["options"][0])
-
-    def _pending(self) -> dict[str, Any] | None:
-        return self.state.pending
 
     def _out_of_steps(self) -> None:
         """End the game as out of steps, and raise the error that says where it looped."""

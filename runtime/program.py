@@ -103,6 +103,10 @@ class Program:
             if spec["until"]:
                 self.resets.setdefault(spec["until"], []).append((spec["name"], None))
         self.marks_cleared_on_move = self.resets.get("moved", [])
+        self.card_marks = (tuple(c["name"] for c in rules["counters"] if c["per"] == "card"),
+                           tuple(f["name"] for f in rules["flags"] if f["per"] == "card"))
+        """The counters and flags of cards, which a clone copies; it shares the others
+        with its original until either changes one (``GameState.counter_to_change``)."""
         """Per-card counters and flags a card loses when it moves (``until moved``)."""
         self.block_marks: list[tuple[str, str]] = [
             (c["name"], c["blocks"]) for c in rules["counters"] if c.get("blocks")]

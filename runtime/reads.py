@@ -8,7 +8,13 @@ module answers that from the rules IR alone: each expression reads a set of **ta
 - ``z:NAME`` the cards of zone NAME (any of its spaces, for a zone of spaces);
 - ``c:NAME`` / ``f:NAME`` the counter or flag NAME;
 - ``cards`` where any card lies, its facing and its stack (what builtins such as
-  ``controller`` or ``symbols`` read of every card);
+  ``controller`` read of every card);
+- ``stacks`` which cards are stacked on or tucked under which (``units``, ``stack_of``,
+  ``tucked``...): touched only by a change to a stack, so a value of them outlives moves
+  of cards that are in none;
+- ``symbols`` the symbol view (``symbols``, ``blocks_on``, ``has_key``): touched when the
+  engine drops its view, so a value of them outlives moves outside the counting zones;
+  every change that touches ``stacks`` or ``symbols`` touches ``cards`` too;
 - ``out`` which players are still in the game; ``me``, ``turn``, ``round`` the turn;
 - ``*`` anything at all: an expression or builtin this module does not know, so a rule the
   engine learns later is never remembered too long.
@@ -25,6 +31,8 @@ from typing import Any
 
 ANY = "*"
 CARDS = "cards"
+STACKS = "stacks"
+SYMBOLS = "symbols"
 OUT = "out"
 
 _PURE: frozenset[str] = frozenset()
@@ -33,10 +41,16 @@ BUILTIN_READS: dict[str, frozenset[str]] = {
         "size", "top", "bottom", "top_card", "same_name", "has_tag", "printed", "lesser",
         "greater", "owner", "seat", "player_at", "automated", "cards_of")},
     **{name: frozenset({CARDS}) for name in (
-        "units", "controller", "stack_of", "top_of", "stack_size", "tucked", "zone_of",
-        "space_of", "position_of", "is_face_up", "symbols", "symbols_on", "matched", "blocks_on",
-        "locked_symbols", "has_key", "unlocked")},
+        "controller", "zone_of", "space_of", "position_of", "is_face_up", "matched")},
+    **{name: frozenset({STACKS}) for name in (
+        "units", "stack_of", "top_of", "stack_size", "tucked")},
+    **{name: frozenset({SYMBOLS}) for name in (
+        "symbols", "blocks_on", "has_key", "locked_symbols", "unlocked")},
+    # the units of the view, by the base of each card (a tucked card's host moves only
+    # with the view dropped, when either zone counts symbols)
+    "blocks_from": frozenset({SYMBOLS, STACKS}),
     **{name: frozenset({OUT}) for name in ("players", "opponent", "opponents", "players_from")},
+    "symbols_on": frozenset({CARDS, "me", OUT}),  # a shared force counts for the player on turn
     "turn_number": frozenset({"turn"}), "first_turn": frozenset({"turn"}),
     "round_number": frozenset({"round"}),
 }
@@ -132,6 +146,18 @@ class Reads:
             self.readers[tag] = tuple(sorted(names | set(anything)))
         self.reader_sets = {tag: frozenset(names) for tag, names in self.readers.items()}
         self.anything_set = frozenset(anything)
+        self._unions: dict[tuple[str, ...], frozenset[str]] = {}
+
+    def readers_of_all(self, tags: tuple[str, ...]) -> frozenset[str]:
+        """The defines that read any of these tags, worked out once per tuple of tags: a
+        change names the same few tuples over and over (a move from one zone to another),
+        so forgetting what it affects is one pass over the memo, not one per tag."""
+        found = self._unions.get(tags)
+        if found is None:
+            anything = self.anything_set
+            found = self._unions[tags] = frozenset().union(
+                *(self.reader_sets.get(tag, anything) for tag in tags))
+        return found
 
     def of(self, node: Mapping[str, Any] | None) -> frozenset[str]:
         """Every tag an expression reads, through the defines it calls."""

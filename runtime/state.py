@@ -8,7 +8,6 @@ and flags are the ones the pack's rules declare; this module knows none by name.
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +44,18 @@ class GameState:
     """The card records this state may change in place (None: all of them).  A clone shares
     the records with its original, so both copy a record before its first change
     (``card_to_change``) rather than copying every card at each clone."""
+    counters_owned: set[str] | None = field(default=None, repr=False, compare=False)
+    """The counters whose lists this state may change in place (None: all of them).  A
+    clone shares the lists of the counters of players and of the game with its original,
+    so both copy such a list before its first change (``counter_to_change``); a card's
+    counters are copied at each clone, since a determinized copy deals them again in
+    place."""
+    flags_owned: set[str] | None = field(default=None, repr=False, compare=False)
+    """The same for flags (``flag_to_change``)."""
+    zones_owned: set[str] | None = field(default=None, repr=False, compare=False)
+    """The zones whose lists this state may change in place (None: all of them).  A clone
+    shares the lists of every zone with its original, so both copy a zone's lists before
+    its first change (``zone_to_change``): a look-ahead moves cards of a few zones."""
 
     def card_to_change(self, instance: int) -> dict[str, Any]:
         """A card's record, made this state's own first if it is shared with a clone: every
@@ -56,11 +67,42 @@ class GameState:
         owned.add(instance)
         return row
 
+    def counter_to_change(self, name: str) -> list[int]:
+        """A counter's list of values, made this state's own first if a clone shares it."""
+        values: list[int] = self.counters[name]
+        owned = self.counters_owned
+        if owned is not None and name not in owned:
+            values = self.counters[name] = list(values)
+            owned.add(name)
+        return values
+
+    def flag_to_change(self, name: str) -> list[bool]:
+        """A flag's list of values, made this state's own first if a clone shares it."""
+        values: list[bool] = self.flags[name]
+        owned = self.flags_owned
+        if owned is not None and name not in owned:
+            values = self.flags[name] = list(values)
+            owned.add(name)
+        return values
+
     # --- where cards are ----------------------------------------------------------------
 
     def zone(self, name: str, player: int | None = None) -> list[int]:
         """The instance ids in a zone, first (top) card first."""
         return self.zones[name][0 if player is None else player]
+
+    def zone_to_change(self, name: str, player: int | None = None) -> list[int]:
+        """A zone's list, made this state's own first if it is shared with a clone: every
+        change to a zone's order or contents goes through here.
+
+        Safe because nothing holds a zone's list across a change: loops, options and
+        remembered values take copies (``as_list``), and readers look the list up again."""
+        owned = self.zones_owned
+        per = self.zones[name]
+        if owned is not None and name not in owned:
+            per = self.zones[name] = [list(cards) for cards in per]
+            owned.add(name)
+        return per[0 if player is None else player]
 
     def where(self, instance: int) -> tuple[str, int | None]:
         card = self.cards[instance]
@@ -71,8 +113,8 @@ class GameState:
         """Move one instance to a zone's top, its bottom, or under ``depth`` cards, keeping
         every card in one place."""
         card = self.card_to_change(instance)
-        self.zone(card["zone"], card["player"]).remove(instance)
-        target = self.zone(zone, player)
+        self.zone_to_change(card["zone"], card["player"]).remove(instance)
+        target = self.zone_to_change(zone, player)
         if depth is not None:
             target.insert(min(max(depth, 0), len(target)), instance)
         elif top:
@@ -84,27 +126,41 @@ class GameState:
             card["face_up"] = face_up
 
     def shuffle(self, zone: str, player: int | None = None) -> None:
-        self.rng.shuffle(self.zone(zone, player))
+        self.rng.shuffle(self.zone_to_change(zone, player))
 
     # --- saving and copying --------------------------------------------------------------
 
-    def clone(self) -> GameState:
+    def clone(self, copied: tuple[Sequence[str], Sequence[str]] | None = None) -> GameState:
         """An independent copy: changing one never changes the other.
 
         Written out by hand rather than with ``copy.deepcopy``: agents that look ahead clone
         the game once per legal action, and the generic deep copy is ten times slower.  The
         card records are shared copy-on-write (``owned``): a look-ahead changes a few.
         """
-        twin = copy.copy(self)
+        twin = GameState.__new__(GameState)  # not copy.copy: its generic path is slower
+        twin.players, twin.seed = self.players, self.seed
         twin.rng = self.rng.clone()
         twin.decks = list(self.decks)
         twin.shared_zones = list(self.shared_zones)
         twin.cards = list(self.cards)  # the records shared until one of the two changes one
         twin.owned, self.owned = set(), set()
-        twin.zones = {k: [list(z) for z in v] for k, v in self.zones.items()}
-        twin.counters = {k: list(v) for k, v in self.counters.items()}
-        twin.flags = {k: list(v) for k, v in self.flags.items()}
-        twin.log = list(self.log)
+        twin.zones = dict(self.zones)  # the lists shared until one of the two changes one
+        twin.zones_owned, self.zones_owned = set(), set()
+        if copied is None:  # every counter and flag copied
+            twin.counters = {k: v.copy() for k, v in self.counters.items()}
+            twin.flags = {k: v.copy() for k, v in self.flags.items()}
+            twin.counters_owned = twin.flags_owned = None
+        else:  # only the ``copied`` ones (a card's marks); the others shared until changed
+            counters, flags = copied
+            twin.counters = dict(self.counters)
+            for name in counters:
+                twin.counters[name] = twin.counters[name].copy()
+            twin.flags = dict(self.flags)
+            for name in flags:
+                twin.flags[name] = twin.flags[name].copy()
+            twin.counters_owned, self.counters_owned = set(counters), set(counters)
+            twin.flags_owned, self.flags_owned = set(flags), set(flags)
+        twin.log = self.log.copy()
         twin.frames = [f.copy() for f in self.frames]
         twin.pending = None if self.pending is None else copy_plain(self.pending)
         twin.info = copy_plain(self.info)

@@ -18,7 +18,7 @@ from typing import Any
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.frames import Block
 from decklore.runtime.program import Program
-from decklore.runtime.reads import CARDS, counter_tag, flag_tag
+from decklore.runtime.reads import CARDS, STACKS, SYMBOLS, counter_tag, flag_tag
 from decklore.runtime.state import UNDER, GameState
 from decklore.runtime.symbols import SymbolView, Unit
 
@@ -42,6 +42,9 @@ class World:
         self.state = state
         self.rows: list[dict[str, Any]] = [program.card_rows[c["card"]] for c in state.cards]
         self._view: SymbolView | None = None
+        self.view_units: dict[int, Unit] = {}
+        """The units of the symbol view by their base card, made with it: valid after
+        ``symbol_view()``, until the view is dropped."""
         self._units: dict[int, Unit] = {}
         """The unit of each base card in a zone that counts symbols, once made, kept until
         something it is made of changes (``_drop_unit``): a move rebuilds only the units it
@@ -56,6 +59,9 @@ class World:
         """The defines whose memo table this game alone holds (others it shares with a clone)."""
         self.changed: set[str] | None = None
         """What changed since the outcomes were last checked (None: anything may have)."""
+        self._owners: tuple[list[dict[str, Any]], dict[Any, list[int]]] | None = None
+        """The card instances of each owner (``cards_by_owner``), with the card list they
+        were read from."""
 
     # --- reads ----------------------------------------------------------------------------
 
@@ -68,6 +74,21 @@ class World:
         """The seats still in the game (not eliminated), in seat order."""
         out = self.state.info["out"]
         return [p for p in range(self.state.players) if p not in out]
+
+    def cards_by_owner(self) -> dict[Any, list[int]]:
+        """The card instances of each owner (None: the shared cards), in instance order.
+
+        Owners never change while the rules run, so this is read once; only a
+        determinized copy deals owners again, and it has a card list of its own (a clone
+        copies the list), which is how a stale answer is told apart."""
+        cards = self.state.cards
+        found = self._owners
+        if found is None or found[0] is not cards:
+            owners: dict[Any, list[int]] = {}
+            for instance, card in enumerate(cards):
+                owners.setdefault(card["owner"], []).append(instance)
+            found = self._owners = (cards, owners)
+        return found[1]
 
     def zone_cards(self, zone: str, player: int | None) -> list[int]:
         """The card instances of one stored zone, in its order: the live list, not a copy.
@@ -185,6 +206,7 @@ class World:
         (``_units``) and the ones the change dropped, made afresh."""
         if self._view is None:
             units = []
+            by_base: dict[int, Unit] = {}
             cards = self.state.cards
             known = self._units
             for name, spec in self.program.zones.items():
@@ -200,6 +222,8 @@ class World:
                             known = self._units  # a copy, if it was shared with a clone
                         if unit is not None:
                             units.append(unit)
+                            by_base[c] = unit
+            self.view_units = by_base
             kinds = self.program.unblockable_kinds
             self._view = SymbolView(units, self.state.players,
                                     unblockable=lambda card: card["kind"] in kinds)
@@ -249,26 +273,18 @@ class World:
         have the outcomes that read it checked."""
         memo = self.memo
         if memo:
-            readers = self.program.reads.reader_sets
-            anything = self.program.reads.anything_set
-            for tag in tags:
-                names = readers.get(tag, anything)
-                if len(memo) < len(names):  # go through whichever is shorter
-                    for name in [n for n in memo if n in names]:
-                        del memo[name]
-                else:
-                    for name in names:
-                        memo.pop(name, None)
-                if not memo:
-                    break
+            for name in memo.keys() & self.program.reads.readers_of_all(tags):
+                del memo[name]
         changed = self.changed
         if changed is not None:
             changed.update(tags)
 
     def touch_all(self) -> None:
-        """A new turn or round: whose turn it is, and the turn number, changed."""
-        self.memo.clear()
-        self.changed = None
+        """A new turn or round: whose turn it is, and the turn and round numbers, changed.
+
+        Only the values that read them are forgotten: a define of the cards alone (which
+        cards a player owns, a card's printed worth) outlives the turn."""
+        self.touch("me", "turn", "round")
 
     def change_counter(self, name: str, of: Any, value: int) -> None:
         """Set a counter, logged: below its minimum is a rules error, above its maximum it
@@ -285,78 +301,89 @@ class World:
                              f"limit of {MAX_COUNTER:,} a counter may hold; give the counter "
                              "a 'max'")
         if self.state.counters[name][slot] != value:
-            self.state.counters[name][slot] = value
+            self.state.counter_to_change(name)[slot] = value
             self.log_event("counter", name, slot, value)
             self._dirty = True
             self.touch(counter_tag(name))
             if name in self.program.symbol_marks:  # a block placed or a symbol taken off
                 self._drop_mark(name, slot)
-                self.touch(CARDS)
+                self.touch(CARDS, SYMBOLS)
 
     def change_flag(self, name: str, of: Any, value: bool) -> None:
         """Set or clear a flag, logged when it changes."""
         slot = self._slot(self.program.flags[name], of, name)
         if self.state.flags[name][slot] != value:
-            self.state.flags[name][slot] = value
+            self.state.flag_to_change(name)[slot] = value
             self.log_event("flag", name, slot, value)
             self._dirty = True
             self.touch(flag_tag(name))
             if name in self.program.symbol_marks:  # a block placed or a symbol taken off
                 self._drop_mark(name, slot)
-                self.touch(CARDS)
+                self.touch(CARDS, SYMBOLS)
 
     def move(self, card: int, zone: str, player: int | None, *, top: bool | None = None,
              face_up: bool | None = None, depth: int | None = None) -> None:
         """Move a card with every card stacked on it and every card tucked under it."""
-        cards = self.state.cards
-        row = self.state.card_to_change(card)
-        spec = self.program.zones.get(zone)
-        if spec is not None and spec["per"] == "player" and player is None:
-            raise RulesError(f"zone '{zone}' belongs to each player: say whose")
-        if spec is not None and spec["per"] != "player":
-            player = None
-        was = self.location(card)
+        state = self.state
+        cards = state.cards
+        program = self.program
+        row = state.card_to_change(card)
+        spec = program.zones.get(zone)
+        if spec is not None:
+            if spec["per"] != "player":
+                player = None
+            elif player is None:
+                raise RulesError(f"zone '{zone}' belongs to each player: say whose")
         left = row["zone"]
+        was = left if left != UNDER else self.location(card)[0]
         host = row.get("host")
-        self._drop_unit(card, row.get("base"), None if host is None else self.base(host),
-                        view=False)
-        self._detach(card)
+        base = row.get("base")
+        if self._units:  # none kept (as in the setup): none to drop
+            self._drop_unit(card, base, None if host is None else self.base(host), view=False)
+        if host is not None or base is not None:
+            self._detach(card)
         above = row.pop("above", [])
-        self._drop_unit(*above, view=False)
-        under = row.pop("under", []) if spec is None or not spec["stacks"] else row.get(
-            "under", [])
+        if above and self._units:
+            self._drop_unit(*above, view=False)
+        keep_stack = spec is not None and spec["stacks"]
+        under = row.get("under", []) if keep_stack else row.pop("under", [])
         if top is None:
             top = bool(spec and spec["ordered"])
-        self.state.move(card, zone, player, top=top, face_up=face_up, depth=depth)
+        state.move(card, zone, player, top=top, face_up=face_up, depth=depth)
         row.pop("seen", None)
-        self.log_event("move", card, zone, player, row["face_up"])
-        if self.program.marks_cleared_on_move:
+        state.log.append(["move", card, zone, player, row["face_up"]])
+        marks = program.marks_cleared_on_move
+        if marks:
             self._clear_marks([card, *above])
-        keep_stack = spec is not None and spec["stacks"]
         for other in above:
-            self.state.card_to_change(other).pop("seen", None)
-            self.state.move(other, zone, player, top=top, face_up=face_up, depth=depth)
-            self.log_event("move", other, zone, player, cards[other]["face_up"])
+            state.card_to_change(other).pop("seen", None)
+            state.move(other, zone, player, top=top, face_up=face_up, depth=depth)
+            state.log.append(["move", other, zone, player, cards[other]["face_up"]])
             if not keep_stack:
-                self.state.card_to_change(other).pop("base", None)
+                state.card_to_change(other).pop("base", None)
         if keep_stack and above:
             row["above"] = above
         if not keep_stack:
             for other in under:
-                self.state.card_to_change(other).pop("host", None)
-                self.state.move(other, zone, player, top=top)
-                self.log_event("move", other, zone, player, cards[other]["face_up"])
-        old = self.program.zones.get(was[0])
+                state.card_to_change(other).pop("host", None)
+                state.move(other, zone, player, top=top)
+                state.log.append(["move", other, zone, player, cards[other]["face_up"]])
+        old = program.zones.get(was)
         if (spec is None or spec["symbols"] or spec["stacks"] or old is None
                 or old["symbols"] or old["stacks"]):
             self._view = None  # symbol totals change only when a counting zone does
         self._dirty = True
-        tags = self.program.zone_tags
-        self.touch(CARDS, tags.get(left, left), tags.get(zone, zone))
+        tags = program.zone_tags
+        touched: tuple[str, ...] = (CARDS, tags.get(left, left), tags.get(zone, zone))
         if under and not keep_stack:
-            self.touch(tags.get(UNDER, UNDER))
-        for name, _ in self.program.marks_cleared_on_move:
-            self.touch(counter_tag(name), flag_tag(name))
+            touched += (tags.get(UNDER, UNDER),)
+        if host is not None or base is not None or above or under:
+            touched += (STACKS,)  # a stack it was or is part of changed
+        if self._view is None:
+            touched += (SYMBOLS,)  # dropped now or before: what read it is remade
+        for name, _ in marks:
+            touched += (counter_tag(name), flag_tag(name))
+        self.touch(*touched)  # one pass over the memo for all of them
         if spec is not None and spec.get("slots") is not None and len(
                 self.zone_cards(zone, player)) > spec["slots"]:
             raise RulesError(f"zone '{zone}' holds at most {spec['slots']} cards")
@@ -403,7 +430,7 @@ class World:
             writable(base).setdefault("above", []).append(other)
         self.log_event("stack", card, base)
         self._drop_unit(base)
-        self.touch(CARDS)
+        self.touch(CARDS, STACKS, SYMBOLS)
         self.fire("stacked", [card, onto])
 
     def tuck(self, card: int, host: int) -> None:
@@ -420,7 +447,7 @@ class World:
             self.state.card_to_change(host).setdefault("under", []).append(tucked)
         self.log_event("tuck", card, host)
         self._drop_unit(self.base(host))
-        self.touch(CARDS)
+        self.touch(CARDS, STACKS, SYMBOLS)
         self.fire("tucked", [card, host])
 
     def reveal(self, card: int, to: int | None) -> None:
@@ -455,20 +482,20 @@ class World:
             values = self.state.counters[name] if start is not None else self.state.flags[name]
             if start is None:
                 if True in values:
-                    values[:] = [False] * len(values)
+                    self.state.flag_to_change(name)[:] = [False] * len(values)
                     self.log_event("reset", name)
                     self.touch(flag_tag(name))
                 else:
                     continue
             elif values.count(start) != len(values):
-                values[:] = [start] * len(values)
+                self.state.counter_to_change(name)[:] = [start] * len(values)
                 self.log_event("reset", name)
                 self.touch(counter_tag(name))
             else:
                 continue
             if name in self.program.symbol_marks:  # blocks placed for the period go
                 self.forget_symbols()
-                self.touch(CARDS)
+                self.touch(CARDS, SYMBOLS)
         self.state.info["uses"].pop(period, None)  # limits: read by no define or outcome
 
     def fire(self, event: str, args: list[Any]) -> None:

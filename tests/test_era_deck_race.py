@@ -65,10 +65,10 @@ def _swap_with_a_match(game: Game, top: int, portal: int) -> Game:
     """The same game, but with a face-down Era card that matches the Portal on top of the
     pile: it changes places with one from the face-down Era deck."""
     twin = game.clone()
-    deck = twin.zone_cards("era_deck", None)
+    deck = twin.state.zone_to_change("era_deck")  # the clone's own lists, not the original's
     other = next(c for c in deck if _symbol(twin, c) & _symbol(twin, portal))
     cards = twin.state.cards
-    pile = twin.zone_cards("era_pile", cards[top]["player"])
+    pile = twin.state.zone_to_change("era_pile", cards[top]["player"])
     pile[pile.index(top)], deck[deck.index(other)] = other, top
     for card, zone, player in ((other, "era_pile", cards[top]["player"]),
                                (top, "era_deck", None)):

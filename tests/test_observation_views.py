@@ -16,7 +16,7 @@ from decklore.runtime.agents import RandomAgent
 from decklore.runtime.describe import _card_marks, card_view
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.game import Game
-from decklore.runtime.looking import card_views
+from decklore.runtime.looking import card_views, zone_views
 from decklore.runtime.simulate import deal_decks
 
 
@@ -55,3 +55,44 @@ def test_card_views_match_card_view(pack: str, players: int) -> None:
     assert compared > 0
     if players == 3 and pack.startswith("era"):
         assert unusual > 0  # stacks, tucked or revealed cards, or marks: not only plain cards
+
+
+@pytest.mark.parametrize(("pack", "players"), [("era", 3), ("era-of-kingdoms", 3), ("uno", 2)])
+def test_zone_views_match_card_view(pack: str, players: int) -> None:
+    """``zone_views`` skips the call for plain face-down cards: every zone of every
+    position still reads as ``card_view`` gives it, card by card."""
+    hidden = shown = 0
+    for game in positions(pack, players, 5, 30, 8):
+        marks = _card_marks(game.program)
+        for viewer in [None, *range(game.state.players)]:
+            views = zone_views(game, viewer, marks)
+            for lists in game.state.zones.values():
+                for cards in lists:
+                    reference = [card_view(game, card, viewer) for card in cards]
+                    assert json.dumps(views(cards)) == json.dumps(reference), (pack, viewer)
+                    hidden += sum(view == {"face_up": False} for view in reference)
+                    shown += sum("card" in view for view in reference)
+    assert hidden > 0 and shown > 0
+
+
+@pytest.mark.parametrize(("pack", "players"), [("era", 3), ("era-of-kingdoms", 3), ("uno", 2)])
+def test_each_seat_in_an_observation_reads_as_the_state_says(pack: str, players: int) -> None:
+    """The seats of an observation (their counters, flags and non-zero symbol totals, in
+    the program's order) are those the state and the symbol view give, however the
+    observation gathers them."""
+    from decklore.runtime.symbols import counts
+
+    for game in positions(pack, players, 5, 30, 6):
+        program, state = game.program, game.state
+        for viewer in [None, *range(state.players)]:
+            seats = game.observation(viewer)["players"]
+            for p, seat in enumerate(seats):
+                counters = {n: state.counters[n][p] for n, s in program.counters.items()
+                            if s["per"] == "player"}
+                flags = sorted(n for n, s in program.flags.items()
+                               if s["per"] == "player" and state.flags[n][p])
+                totals = counts(game.symbol_view(), p, program.symbol_ids)
+                assert json.dumps(seat["counters"]) == json.dumps(counters)
+                assert seat["flags"] == flags
+                assert json.dumps(seat["symbols"]) == json.dumps(
+                    {s: n for s, n in totals.items() if n})

@@ -67,3 +67,50 @@ def test_actions_without_descriptions_are_the_same_actions() -> None:
     assert [(a.index, a.label, a.value) for a in bare] == [
         (a.index, a.label, a.value) for a in full]
     assert all(a.description for a in full) and not any(a.description for a in bare)
+
+
+def test_the_cards_of_an_owner_follow_a_copy_whose_owners_were_dealt_again() -> None:
+    """``cards_of`` reads each owner's cards once per game; a copy that deals owners
+    again (as a determinized one does) answers from its own cards, and so does the
+    game it was copied from."""
+    from decklore.runtime.builtins import cards_of
+
+    game = Game.new(compiled_tables(UNO), 2, 3)
+
+    def scan(g: Game, p: int) -> list[int]:
+        return [i for i, card in enumerate(g.state.cards) if card["owner"] == p]
+
+    assert cards_of(game, 0) == scan(game, 0)  # read now, and kept
+    twin = game.clone()
+    for instance in range(0, len(twin.state.cards), 3):
+        twin.state.card_to_change(instance)["owner"] = 1
+    for p in (0, 1):
+        assert cards_of(twin, p) == scan(twin, p)
+        assert cards_of(game, p) == scan(game, p)
+    assert cards_of(twin, 1) != cards_of(game, 1)
+    assert cards_of(game, None) == scan(game, None)  # type: ignore[arg-type]
+
+
+def test_every_builtin_says_what_it_reads() -> None:
+    """A builtin missing from the table reads everything, so every define that calls it
+    is forgotten at each change: each one is listed (symbols_on also reads whose turn it
+    is, for a shared force)."""
+    from decklore.runtime.builtins import BUILTINS
+    from decklore.runtime.reads import BUILTIN_READS
+
+    assert sorted(set(BUILTINS) - set(BUILTIN_READS)) == []
+    assert {"me", "out"} <= BUILTIN_READS["symbols_on"]
+
+
+def test_a_new_turn_forgets_only_what_reads_the_turn() -> None:
+    from decklore.cards import bundled_pack
+
+    game = Game.new(compiled_tables(bundled_pack("era")), 2, 1)  # type: ignore[arg-type]
+    reads = game.program.reads.defines
+    game.memo = {name: {} for name in reads}
+    game.touch_all()
+    turn = {"me", "turn", "round", ANY}
+    assert set(game.memo) == {name for name, read in reads.items() if not read & turn}
+    assert "block_sources" in game.memo  # which cards a player owns, of another kind
+    assert any(not read & turn for read in reads.values())
+    assert any(read & turn for read in reads.values())

@@ -76,8 +76,60 @@ def test_clone_is_independent_and_save_resume_is_exact(era: Tables) -> None:
     assert resumed.zone("draw_pile", 1) == state.zone("draw_pile", 1)
 
 
+def test_zones_shared_with_clones_are_copied_by_whichever_changes_them(era: Tables) -> None:
+    """A clone shares the zones' lists with its original until one of them moves or
+    shuffles: each change, on either side and on a clone of a clone, stays its own."""
+    state = new_state(era, 2, seed=4, decks=["era:ancient", "era:medieval"])
+    before = state.to_json()
+    twin = state.clone()
+    grandchild = twin.clone()
+    state.move(state.zone("draw_pile", 0)[0], "hand", 0)  # the original first, this time
+    assert twin.zone("hand", 0) == [] and grandchild.zone("hand", 0) == []
+    twin.shuffle("draw_pile", 1)
+    assert grandchild.zone("draw_pile", 1) == GameState.from_json(before).zone("draw_pile", 1)
+    assert twin.zone("draw_pile", 1) != grandchild.zone("draw_pile", 1)
+    grandchild.move(grandchild.zone("draw_pile", 1)[-1], "hand", 1)
+    assert state.zone("hand", 1) == [] and twin.zone("hand", 1) == []
+    assert grandchild.zone("draw_pile", 0) == GameState.from_json(before).zone("draw_pile", 0)
+    for each in (state, twin, grandchild):
+        each.check()
+
+
 def test_a_broken_save_is_refused_clearly() -> None:
     with pytest.raises(StateError, match="not a saved game"):
         GameState.from_json("{}")
     with pytest.raises(StateError, match="state version 99"):
         GameState.from_json('{"version": 99}')
+
+
+def test_marks_shared_with_clones_are_copied_by_whichever_changes_them() -> None:
+    """A clone shares the counters and flags of players and of the game with its
+    original until one of them changes one, through a change or a period's reset; a
+    card's marks are copied at once (a determinized copy deals them again in place)."""
+    from decklore.cards import bundled_pack
+    from decklore.compiler.tools.scenarios import compiled_tables
+    from decklore.runtime.game import Game
+
+    game = Game.new(compiled_tables(bundled_pack("era")), 2, 3)  # type: ignore[arg-type]
+    program = game.program
+    counter = next(n for n, s in program.counters.items() if s["per"] == "player")
+    flag = next(n for n, s in program.flags.items()
+                if s["per"] == "player" and s["until"])
+    per_card = next(n for n, s in program.counters.items() if s["per"] == "card")
+    twin = game.clone()
+    assert twin.state.counters[per_card] is not game.state.counters[per_card]
+    start = game.counter_value(counter, 0)
+    game.change_counter(counter, 0, start + 3)  # the original first
+    assert twin.counter_value(counter, 0) == start
+    grandchild = twin.clone()
+    before = game.counter_value(counter, 1)
+    twin.change_counter(counter, 1, before + 5)
+    assert game.counter_value(counter, 1) == grandchild.counter_value(counter, 1) == before
+    grandchild.change_flag(flag, 0, True)
+    assert not game.flag_value(flag, 0) and not twin.flag_value(flag, 0)
+    period = program.flags[flag]["until"]
+    twin.change_flag(flag, 1, True)
+    child = twin.clone()
+    child.reset_period(period)
+    assert twin.flag_value(flag, 1) and not child.flag_value(flag, 1)
+    assert grandchild.flag_value(flag, 0)

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from decklore.cards import bundled_pack
 from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.agents import RandomAgent
+from decklore.runtime.builtins import blocks_from
 from decklore.runtime.determinize import determinize
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.game import Game, StepBudgetExceeded
@@ -53,6 +54,24 @@ def assert_view_is_fresh(game: Game) -> None:
             for cards in game.state.zones[name]:
                 for card in cards:
                     assert game.unit(card) == fresh.unit(card), (name, card)
+    every = list(range(len(game.state.cards)))
+    for p in range(game.state.players):
+        for symbol in game.program.symbol_ids:
+            assert blocks_from(game, symbol, p, every) == blocks_from_reference(
+                fresh, symbol, p, every), (symbol, p)
+
+
+def blocks_from_reference(g: Game, symbol: str, p: int, cards: list[int]) -> int:
+    """``blocks_from`` as written before it read the view's units by base card: each
+    card's base, where it is (a tucked card where its host is), its unit if it counts."""
+    view = g.symbol_view()
+    units = []
+    for base in dict.fromkeys(g.base(c) for c in cards):
+        spec = g.program.zones.get(g.location(base)[0])
+        unit = g.unit(base) if spec is not None and spec["symbols"] else None
+        if unit is not None:
+            units.append(unit)
+    return view.blocks_from(symbol, p, units)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
