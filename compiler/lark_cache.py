@@ -14,33 +14,14 @@ from __future__ import annotations
 
 import hashlib
 import os
-import stat
 import sys
 import tempfile
-from pathlib import Path
 from typing import Any
 
 from lark import Lark
 from lark import __version__ as lark_version
 
-from decklore.compiler.cache import default_cache_dir
-
-
-def _private_folder() -> Path | None:
-    """The folder for parser files, made private to the user; None if it cannot be trusted."""
-    folder = default_cache_dir() / "lark"
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        info = folder.stat()
-    except OSError:
-        return None
-    if not stat.S_ISDIR(info.st_mode):
-        return None
-    if hasattr(os, "getuid") and info.st_uid != os.getuid():
-        return None
-    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        return None
-    return folder
+from decklore.compiler.private_cache import private_folder
 
 
 def cached_lark(name: str, grammar: str, **options: Any) -> Lark:
@@ -48,7 +29,7 @@ def cached_lark(name: str, grammar: str, **options: Any) -> Lark:
 
     Lark writes its cache file in place, so a new file is written under a name of its own
     and then renamed: a parallel run never reads half a file."""
-    folder = _private_folder()
+    folder = private_folder("lark")
     if folder is None:
         return Lark(grammar, **options)
     shown = sorted((k, v if isinstance(v, str | bool | int | list) else type(v).__name__)

@@ -165,7 +165,9 @@ class LoadedFile:
     text: str
     read: bool = True
     has_floats: bool = False
-    """JSON Schema counts 2.0 as an integer; a file with floats skips the fast schema gate."""
+    """Whether a float with a whole value (``2.0``) is in the file: the fast schema gate,
+    like JSON Schema, counts it as an integer where decklore does not, so such a file skips
+    the gate. Other floats (``0.45``) fail an integer in both, and keep the gate."""
 
 
 def read_text(path: Path, display: str, diags: Diagnostics) -> str | None:
@@ -208,7 +210,7 @@ def load_text(text: str, display: str, diags: Diagnostics) -> Any:
 
 
 def _parse(text: str, display: str, diags: Diagnostics) -> tuple[Any, bool]:
-    """The located data and whether it holds any float (see ``LoadedFile.has_floats``)."""
+    """The located data and whether it holds a whole float (see ``LoadedFile.has_floats``)."""
     builder = _Builder(display, diags)
     try:
         return builder.build(text), builder.floats
@@ -290,7 +292,7 @@ class _Builder:
                 else:
                     try:
                         value = _plain(event.value)
-                        if type(value) is float:
+                        if type(value) is float and value.is_integer():
                             self.floats = True
                     except _TooBig:
                         diags.error("E014", f"number '{event.value[:30]}' is too large "
