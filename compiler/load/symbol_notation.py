@@ -2,7 +2,12 @@
 
 The grammar lives in ``grammar/symbols.lark``.  Parsing is memoised on the text, because
 a pack repeats the same few notations on many cards; results carry positions relative to
-the notation text, and the caller shifts them to the file.  Lark's exceptions stop here:
+the notation text, and the caller shifts them to the file.  A big pack still has thousands
+of distinct notations, and Lark spends about a millisecond on each, so a well-formed one-line
+notation is read by ``_read_list``, a small reader of the same grammar that gives the same
+items and positions, and gives up on anything else; Lark stays the authority for every
+text the reader gives up on, so every error message comes from one place
+(``tests/test_symbol_notation.py`` checks that the two agree).  Lark's exceptions stop here:
 callers only ever see ``SymbolItem``/``SymbolValue`` nodes or ``NotationError`` values.
 
 Messages and hints name no game: they are templates whose examples (``{a}[A]``, ``2 {b}``) are
@@ -12,6 +17,7 @@ for stacking, so a pack of coins and swords is not told to write ``military[A]``
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -315,9 +321,146 @@ def _item(tree: Tree[Token], per_stacked: bool) -> SymbolItem | NotationError:
                       _span(tree.meta), name_span, argument_span, receiver_span)
 
 
+_TOKEN = re.compile(r"""
+    [ \t\f]*(?:
+      (?P<ARROW>->) | (?P<DASH>[-\u2013\u2014]) | (?P<PLUS>\+) | (?P<COUNT>[0-9]+)
+    | (?P<LETTER>[A-Z]) | (?P<NAME>(?:[a-z][a-z0-9_]*:)?[a-z][a-z0-9_]*) | (?P<PUNCT>[(),\[\]])
+    | (?P<END>\Z))""", re.VERBOSE)
+"""One token of the notation after any blanks, by the terminals of ``symbols.lark``."""
+
+_Tok = tuple[str, str, int, int]
+"""A token as (type, text, column, end column), columns 1-based as Lark counts them."""
+
+
+def _tokens(text: str) -> list[_Tok] | None:
+    """The tokens of a one-line notation, ending with an END token; None if the text has a
+    line break or a character no terminal matches (Lark then tells what is wrong)."""
+    if "\n" in text or "\r" in text:
+        return None
+    out: list[_Tok] = []
+    pos = 0
+    match = _TOKEN.match
+    while True:
+        found = match(text, pos)
+        if found is None:
+            return None
+        kind = found.lastgroup
+        assert kind is not None
+        start, end = found.span(kind)
+        out.append((kind, text[start:end], start + 1, end + 1))
+        if kind == "END":
+            return out
+        pos = end
+
+
+def _tok_span(tok: _Tok) -> Span:
+    return Span("", 1, tok[2], 1, tok[3])
+
+
+def _read_list(text: str) -> SymbolList | None:
+    """A well-formed one-line symbol list, read without Lark; None to let Lark read it.
+
+    Follows ``symbol_list: group? (DASH group?)?``, ``group: item (","? item)*`` and
+    ``item: COUNT? NAME argument? lock? arrow?``, with spans as Lark's positions give them:
+    an item runs from its first token to its last, brackets included.
+    """
+    tokens = _tokens(text)
+    if tokens is None:
+        return None
+    tokens += [tokens[-1], tokens[-1]]  # an item may look two tokens ahead of its last
+    items: list[SymbolItem] = []
+    per_stacked = False
+    dash_span: Span | None = None
+    at = 0
+    comma = False  # a comma was just read: an item must follow
+    while True:
+        kind, value, column, _ = tokens[at]
+        if kind == "END":
+            return None if comma else SymbolList(tuple(items), per_stacked, dash_span)
+        if kind == "DASH":
+            if per_stacked or comma:
+                return None
+            per_stacked, dash_span = True, _tok_span(tokens[at])
+            at += 1
+            continue
+        if kind == "PUNCT" and value == ",":
+            if comma or not items or (per_stacked and items[-1].per_stacked is False):
+                return None
+            comma = True
+            at += 1
+            continue
+        count = 1
+        first = column
+        if kind == "COUNT":
+            count = int(value) if len(value) <= 4 else MAX_COUNT + 1
+            if not 1 <= count <= MAX_COUNT:
+                return None
+            at += 1
+        name_tok = tokens[at]
+        if name_tok[0] != "NAME":
+            return None
+        last = name_tok[3]
+        at += 1
+        argument: str | None = None
+        argument_span: Span | None = None
+        lock: str | None = None
+        receiver: str | None = None
+        receiver_span: Span | None = None
+        if tokens[at][1] == "(":
+            inner, close = tokens[at + 1], tokens[at + 2]
+            if inner[0] not in ("NAME", "LETTER") or close[1] != ")":
+                return None
+            argument, argument_span, last = inner[1], _tok_span(inner), close[3]
+            at += 3
+        if tokens[at][1] == "[":
+            inner, close = tokens[at + 1], tokens[at + 2]
+            if inner[0] != "LETTER" or close[1] != "]":
+                return None
+            lock, last = inner[1], close[3]
+            at += 3
+        if tokens[at][0] == "ARROW":
+            target = tokens[at + 1]
+            if target[0] != "NAME":
+                return None
+            receiver, receiver_span, last = target[1], _tok_span(target), target[3]
+            at += 2
+        items.append(SymbolItem(name_tok[1], count, argument, lock, receiver, per_stacked,
+                                Span("", 1, first, 1, last), _tok_span(name_tok),
+                                argument_span, receiver_span))
+        comma = False
+
+
+def _read_value(text: str) -> SymbolValue | None:
+    """A well-formed one-line ``symbol_value`` (``NAME COUNT? (PLUS COUNT)?``), read without
+    Lark; None to let Lark read it."""
+    tokens = _tokens(text)
+    if tokens is None or tokens[0][0] != "NAME":
+        return None
+    kinds = [tok[0] for tok in tokens[1:]]
+    if kinds not in (["END"], ["COUNT", "END"], ["PLUS", "COUNT", "END"],
+                     ["COUNT", "PLUS", "COUNT", "END"]):
+        return None
+    numbers = [tok[1] for tok in tokens if tok[0] == "COUNT"]
+    if any(len(number) > 4 for number in numbers):
+        return None
+    name = tokens[0]
+    value = int(numbers[0]) if kinds[0] == "COUNT" else None
+    bonus = int(numbers[-1]) if "PLUS" in kinds else 0
+    return SymbolValue(name[1], value, bonus, Span("", 1, name[2], 1, tokens[-2][3]),
+                       _tok_span(name))
+
+
 @lru_cache(maxsize=4096)
 def parse_symbol_list(text: str) -> SymbolList | NotationError:
     """Parse a card's symbols; positions are relative to ``text`` (file name empty)."""
+    quick = _read_list(text)
+    if quick is not None:
+        return quick
+    return lark_symbol_list(text)
+
+
+def lark_symbol_list(text: str) -> SymbolList | NotationError:
+    """``parse_symbol_list`` by Lark alone: the authority the quick reader is checked on."""
     try:
         tree = _parser().parse(text, start="symbol_list")
     except UnexpectedInput as exc:
@@ -342,6 +485,14 @@ def parse_symbol_list(text: str) -> SymbolList | NotationError:
 @lru_cache(maxsize=1024)
 def parse_symbol_value(text: str) -> SymbolValue | NotationError:
     """Parse a value such as ``ruin 2 +3``; positions are relative to ``text``."""
+    quick = _read_value(text)
+    if quick is not None:
+        return quick
+    return lark_symbol_value(text)
+
+
+def lark_symbol_value(text: str) -> SymbolValue | NotationError:
+    """``parse_symbol_value`` by Lark alone, like ``lark_symbol_list``."""
     try:
         tree = _parser().parse(text, start="symbol_value")
     except UnexpectedInput as exc:
