@@ -8,7 +8,6 @@ decklore.  Heavy imports happen inside commands so ``decklore --help`` stays ins
 from __future__ import annotations
 
 import sys
-import traceback
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
@@ -43,6 +42,8 @@ def _guard(func: F) -> F:
             click.echo(f"error: {exc.filename}: {_os_reason(exc)}", err=True)
             sys.exit(EXIT_INVALID)
         except Exception:
+            import traceback
+
             click.echo("internal error: this is a bug in decklore, not in your pack. "
                        "Please report it with the text below.", err=True)
             click.echo(traceback.format_exc(), err=True)
