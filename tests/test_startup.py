@@ -66,6 +66,34 @@ def test_parser_tables_are_saved_and_loaded(tmp_path: Path,
     assert other.parse("two words")
 
 
+def test_saved_parser_tables_are_loaded_not_built_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The saved file is loaded as it was written: the next run builds nothing."""
+    monkeypatch.setenv("DECKLORE_CACHE_DIR", str(tmp_path))
+    grammar = 'start: WORD+\n%import common.WORD\n%ignore " "\n'
+    built = lark_cache.cached_lark("toy", grammar, parser="lalr", propagate_positions=True)
+
+    class NoBuilding(lark_cache.Lark):
+        def __init__(self, *_: object, **__: object) -> None:
+            raise AssertionError("the parser was built again")
+
+    monkeypatch.setattr(lark_cache, "Lark", NoBuilding)
+    loaded = lark_cache.cached_lark("toy", grammar, parser="lalr", propagate_positions=True)
+    assert loaded.parse("two words") == built.parse("two words")
+    assert loaded.parse("a b").meta.end_column == 4
+
+
+def test_a_damaged_parser_file_is_built_again(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DECKLORE_CACHE_DIR", str(tmp_path))
+    grammar = 'start: "a"+\n'
+    lark_cache.cached_lark("toy", grammar, parser="lalr")
+    (saved,) = (tmp_path / "lark").glob("toy-*.lark")
+    saved.write_bytes(saved.read_bytes()[:40])
+    assert lark_cache.cached_lark("toy", grammar, parser="lalr").parse("aa")
+    assert len(saved.read_bytes()) > 40
+
+
 def test_a_folder_others_may_write_is_not_used(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DECKLORE_CACHE_DIR", str(tmp_path))
