@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from decklore.compiler.diagnostics import Diagnostics
 from decklore.compiler.load.decks import card_schema
 from decklore.compiler.load.manifest import load_manifest
-from decklore.compiler.load.schema_check import checker_for, gate_code
+from decklore.compiler.load.schema_check import checker_for, gate_code, gate_form
 from decklore.schema import load_schema
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -132,3 +132,24 @@ def test_a_gate_folder_others_may_write_is_not_used(tmp_path: Path,
     name, code = gate_code(GATE_SCHEMA)
     assert name and code is not None
     assert not list((tmp_path / "schema-gate").iterdir())
+
+
+def test_the_gate_form_checks_the_else_branch_first() -> None:
+    schema = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+              "properties": {"if": {"type": "string"}, "then": {"type": "integer"}},
+              "if": {"required": ["a"]}, "then": {}, "else": {"required": ["b"]}}
+    form = gate_form(schema)
+    assert form["properties"] == schema["properties"]  # properties named like keywords stay
+    assert form["allOf"] == [{"anyOf": [{"required": ["b"]}, {"required": ["a"]}]}]
+    assert not {"if", "then", "else"} & form.keys()
+    plain, rewritten = fastjsonschema.compile(schema), fastjsonschema.compile(form)
+    for doc in ({}, {"a": 1}, {"b": 1}, {"if": "x"}, {"if": 1, "b": 1}, {"then": "x", "a": 1},
+                {"a": 1, "b": 2}, []):
+        outcomes = []
+        for gate in (plain, rewritten):
+            try:
+                gate(doc)
+                outcomes.append(True)
+            except fastjsonschema.JsonSchemaException:
+                outcomes.append(False)
+        assert outcomes[0] == outcomes[1], doc
