@@ -321,133 +321,90 @@ def _item(tree: Tree[Token], per_stacked: bool) -> SymbolItem | NotationError:
                       _span(tree.meta), name_span, argument_span, receiver_span)
 
 
-_TOKEN = re.compile(r"""
-    [ \t\f]*(?:
-      (?P<ARROW>->) | (?P<DASH>[-\u2013\u2014]) | (?P<PLUS>\+) | (?P<COUNT>[0-9]+)
-    | (?P<LETTER>[A-Z]) | (?P<NAME>(?:[a-z][a-z0-9_]*:)?[a-z][a-z0-9_]*) | (?P<PUNCT>[(),\[\]])
-    | (?P<END>\Z))""", re.VERBOSE)
-"""One token of the notation after any blanks, by the terminals of ``symbols.lark``."""
-
-_Tok = tuple[str, str, int, int]
-"""A token as (type, text, column, end column), columns 1-based as Lark counts them."""
-
-
-def _tokens(text: str) -> list[_Tok] | None:
-    """The tokens of a one-line notation, ending with an END token; None if the text has a
-    line break or a character no terminal matches (Lark then tells what is wrong)."""
-    if "\n" in text or "\r" in text:
-        return None
-    out: list[_Tok] = []
-    pos = 0
-    match = _TOKEN.match
-    while True:
-        found = match(text, pos)
-        if found is None:
-            return None
-        kind = found.lastgroup
-        assert kind is not None
-        start, end = found.span(kind)
-        out.append((kind, text[start:end], start + 1, end + 1))
-        if kind == "END":
-            return out
-        pos = end
+_NAME = r"(?:[a-z][a-z0-9_]*:)?[a-z][a-z0-9_]*"
+_ITEM = re.compile(rf"""[ \t\f]*
+    (?:(?P<count>[0-9]+)[ \t\f]*)? (?P<name>{_NAME})
+    (?:[ \t\f]*\([ \t\f]*(?P<argument>[A-Z]|{_NAME})[ \t\f]*\))?
+    (?:[ \t\f]*\[[ \t\f]*(?P<lock>[A-Z])[ \t\f]*\])?
+    (?:[ \t\f]*->[ \t\f]*(?P<receiver>{_NAME}))?""", re.VERBOSE)
+"""One item, ``COUNT? NAME argument? lock? arrow?``, by the terminals of ``symbols.lark``."""
+_GAP = re.compile(r"[ \t\f]*(?:(?P<comma>,)|(?P<dash>[-\u2013\u2014])(?!>)|(?P<end>\Z))?")
+"""What may stand between items: a comma, the dash, or the end of the text."""
+_VALUE = re.compile(rf"""[ \t\f]*(?P<name>{_NAME})(?:[ \t\f]*(?P<value>[0-9]+))?
+    (?:[ \t\f]*(?P<plus>\+)[ \t\f]*(?P<bonus>[0-9]+))?[ \t\f]*\Z""", re.VERBOSE)
+"""A whole ``symbol_value``: ``NAME COUNT? (PLUS COUNT)?``."""
 
 
-def _tok_span(tok: _Tok) -> Span:
-    return Span("", 1, tok[2], 1, tok[3])
+def _place(found: re.Match[str], group: str) -> Span:
+    """The span of one group of a one-line notation, 1-based as Lark counts columns."""
+    start, end = found.span(group)
+    return Span("", 1, start + 1, 1, end + 1)
 
 
 def _read_list(text: str) -> SymbolList | None:
     """A well-formed one-line symbol list, read without Lark; None to let Lark read it.
 
-    Follows ``symbol_list: group? (DASH group?)?``, ``group: item (","? item)*`` and
-    ``item: COUNT? NAME argument? lock? arrow?``, with spans as Lark's positions give them:
-    an item runs from its first token to its last, brackets included.
+    Follows ``symbol_list: group? (DASH group?)?`` and ``group: item (","? item)*``, an item
+    at a time, with spans as Lark's positions give them: an item runs from its first token
+    to its last, brackets included. Anything else (a line break, a stray character, a count
+    out of range, a comma or dash out of place) gives None.
     """
-    tokens = _tokens(text)
-    if tokens is None:
+    if "\n" in text or "\r" in text:
         return None
-    tokens += [tokens[-1], tokens[-1]]  # an item may look two tokens ahead of its last
     items: list[SymbolItem] = []
     per_stacked = False
     dash_span: Span | None = None
-    at = 0
-    comma = False  # a comma was just read: an item must follow
+    pos = 0
+    need_item = False  # after a comma
     while True:
-        kind, value, column, _ = tokens[at]
-        if kind == "END":
-            return None if comma else SymbolList(tuple(items), per_stacked, dash_span)
-        if kind == "DASH":
-            if per_stacked or comma:
-                return None
-            per_stacked, dash_span = True, _tok_span(tokens[at])
-            at += 1
+        found = _ITEM.match(text, pos)
+        if found is not None:
+            count_text = found.group("count")
+            count = 1
+            if count_text is not None:
+                count = int(count_text) if len(count_text) <= 4 else MAX_COUNT + 1
+                if not 1 <= count <= MAX_COUNT:
+                    return None
+            argument, receiver = found.group("argument"), found.group("receiver")
+            items.append(SymbolItem(
+                found.group("name"), count, argument, found.group("lock"), receiver,
+                per_stacked, Span("", 1, found.start("count" if count_text else "name") + 1,
+                                  1, found.end() + 1),
+                _place(found, "name"), _place(found, "argument") if argument else None,
+                _place(found, "receiver") if receiver else None))
+            pos = found.end()
+            need_item = False
             continue
-        if kind == "PUNCT" and value == ",":
-            if comma or not items or (per_stacked and items[-1].per_stacked is False):
+        gap = _GAP.match(text, pos)
+        assert gap is not None  # every part of it is optional
+        if gap.group("end") is not None:
+            return None if need_item else SymbolList(tuple(items), per_stacked, dash_span)
+        if gap.group("comma") is not None:
+            if need_item or not items or items[-1].per_stacked != per_stacked:
+                return None  # a comma must stand between two items of one group
+            need_item = True
+        elif gap.group("dash") is not None:
+            if per_stacked or need_item:
                 return None
-            comma = True
-            at += 1
-            continue
-        count = 1
-        first = column
-        if kind == "COUNT":
-            count = int(value) if len(value) <= 4 else MAX_COUNT + 1
-            if not 1 <= count <= MAX_COUNT:
-                return None
-            at += 1
-        name_tok = tokens[at]
-        if name_tok[0] != "NAME":
+            per_stacked, dash_span = True, _place(gap, "dash")
+        else:
             return None
-        last = name_tok[3]
-        at += 1
-        argument: str | None = None
-        argument_span: Span | None = None
-        lock: str | None = None
-        receiver: str | None = None
-        receiver_span: Span | None = None
-        if tokens[at][1] == "(":
-            inner, close = tokens[at + 1], tokens[at + 2]
-            if inner[0] not in ("NAME", "LETTER") or close[1] != ")":
-                return None
-            argument, argument_span, last = inner[1], _tok_span(inner), close[3]
-            at += 3
-        if tokens[at][1] == "[":
-            inner, close = tokens[at + 1], tokens[at + 2]
-            if inner[0] != "LETTER" or close[1] != "]":
-                return None
-            lock, last = inner[1], close[3]
-            at += 3
-        if tokens[at][0] == "ARROW":
-            target = tokens[at + 1]
-            if target[0] != "NAME":
-                return None
-            receiver, receiver_span, last = target[1], _tok_span(target), target[3]
-            at += 2
-        items.append(SymbolItem(name_tok[1], count, argument, lock, receiver, per_stacked,
-                                Span("", 1, first, 1, last), _tok_span(name_tok),
-                                argument_span, receiver_span))
-        comma = False
+        pos = gap.end()
 
 
 def _read_value(text: str) -> SymbolValue | None:
-    """A well-formed one-line ``symbol_value`` (``NAME COUNT? (PLUS COUNT)?``), read without
-    Lark; None to let Lark read it."""
-    tokens = _tokens(text)
-    if tokens is None or tokens[0][0] != "NAME":
+    """A well-formed one-line ``symbol_value``, read without Lark; None to let Lark read it."""
+    found = None if "\n" in text or "\r" in text else _VALUE.match(text)
+    if found is None:
         return None
-    kinds = [tok[0] for tok in tokens[1:]]
-    if kinds not in (["END"], ["COUNT", "END"], ["PLUS", "COUNT", "END"],
-                     ["COUNT", "PLUS", "COUNT", "END"]):
+    value, bonus = found.group("value"), found.group("bonus")
+    if any(number is not None and len(number) > 4 for number in (value, bonus)):
         return None
-    numbers = [tok[1] for tok in tokens if tok[0] == "COUNT"]
-    if any(len(number) > 4 for number in numbers):
-        return None
-    name = tokens[0]
-    value = int(numbers[0]) if kinds[0] == "COUNT" else None
-    bonus = int(numbers[-1]) if "PLUS" in kinds else 0
-    return SymbolValue(name[1], value, bonus, Span("", 1, name[2], 1, tokens[-2][3]),
-                       _tok_span(name))
+    last = "bonus" if bonus is not None else "value" if value is not None else "name"
+    return SymbolValue(found.group("name"), int(value) if value is not None else None,
+                       int(bonus) if bonus is not None else 0,
+                       Span("", 1, found.start("name") + 1, 1, found.end(last) + 1),
+                       _place(found, "name"))
 
 
 @lru_cache(maxsize=4096)
