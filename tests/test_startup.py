@@ -15,9 +15,9 @@ from decklore.compiler import lark_cache
 ERA = Path(__file__).resolve().parent.parent / "cards" / "era"
 HEAVY = ("decklore.compiler.pipeline", "decklore.compiler.rules.check", "lark", "jsonschema",
          "yaml", "fastjsonschema", "referencing", "jinja2", "importlib.metadata",
-         "decklore.runtime")
+         "decklore.runtime", "decklore.play", "decklore.balance", "decklore.serve")
 """What a validate whose tables are cached needs none of: the compiler, its libraries, and
-the package metadata only written tables name."""
+the package metadata only written tables name, and the modules of the other commands."""
 
 
 def _validate(cache: Path, *options: str) -> subprocess.CompletedProcess[str]:
@@ -102,3 +102,15 @@ def test_a_folder_others_may_write_is_not_used(tmp_path: Path,
     parser = lark_cache.cached_lark("toy", 'start: "a"\n', parser="lalr")
     assert parser.parse("a")
     assert not list((tmp_path / "lark").iterdir())
+
+
+def test_the_other_commands_are_there_when_asked_for() -> None:
+    """``play`` and the rest load on first use, and ``--help`` lists them all."""
+    listed = subprocess.run([sys.executable, "-m", "decklore", "--help"], capture_output=True,
+                            text=True, check=True).stdout
+    for name in ("validate", "play", "simulate", "replay", "test", "report", "balance",
+                 "serve"):
+        assert f"  {name} " in listed, name
+    shown = subprocess.run([sys.executable, "-m", "decklore", "simulate", "--help"],
+                           capture_output=True, text=True, check=True).stdout
+    assert "Usage: decklore simulate" in shown
