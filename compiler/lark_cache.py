@@ -34,8 +34,9 @@ def cached_lark(name: str, grammar: str, **options: Any) -> Lark:
         return Lark(grammar, **options)
     shown = sorted((k, v if isinstance(v, str | bool | int | list) else type(v).__name__)
                    for k, v in options.items())
-    digest = hashlib.sha256(
-        f"{grammar}\0{shown!r}\0{lark_version}\0{sys.version_info[:2]}".encode()).hexdigest()
+    digest = hashlib.sha256(  # "save": not the file format of Lark's cache= option
+        f"{grammar}\0{shown!r}\0{lark_version}\0{sys.version_info[:2]}\0save".encode()
+    ).hexdigest()
     path = folder / f"{name}-{digest[:20]}.lark"
     try:
         with path.open("rb") as saved:
