@@ -378,11 +378,14 @@ class DeckCompiler:
                 letter = raw.get(fdef.name)
                 if letter:
                     uses.locks.setdefault(letter, []).append(raw.value_span(fdef.name))
+        where: Span | None = None  # the notation's place, made once per card
         for entry in symbols:
             if entry["lock"]:
-                uses.locks.setdefault(entry["lock"], []).append(raw.value_span("symbols"))
+                where = where or raw.value_span("symbols")
+                uses.locks.setdefault(entry["lock"], []).append(where)
             if entry["key"]:
-                uses.keys.setdefault(entry["argument"], []).append(raw.value_span("symbols"))
+                where = where or raw.value_span("symbols")
+                uses.keys.setdefault(entry["argument"], []).append(where)
 
     def _shift(self, raw: LocatedDict, key: str, rel: Span, lines: list[str]) -> Span:
         """Move a span relative to a notation to its place in the file.

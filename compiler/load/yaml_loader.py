@@ -290,6 +290,8 @@ class _Builder:
                     value = special[text]
                 elif not (text[0].isdigit() or text[0] in "+-."):
                     value = text  # what _plain would say, without the call
+                elif text.isascii() and text.isdigit() and len(text) <= MAX_INT_DIGITS:
+                    value = int(text)  # likewise, for the commonest number
                 else:
                     try:
                         value = plain(text)
