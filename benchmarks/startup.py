@@ -12,10 +12,10 @@ of them alike:
 
 ``--against DIR`` times another decklore in the same rounds, installed in DIR with
 ``pip install --no-deps --target DIR``, and prints the ratio. Python's bytecode is written
-and used as for any installed package (``PYTHONDONTWRITEBYTECODE`` is removed from the
-children's environment after one run that writes it); ``--no-bytecode`` keeps it set, so
-every run compiles decklore's sources too. Targets (issue 16): cold at most 0.4 s, warm at
-most 0.12 s.
+and used as for any installed package: ``PYTHONDONTWRITEBYTECODE`` is removed from the
+children's environment, so the priming runs write it (where it is set and no bytecode was
+ever written, every run compiles decklore's sources, about 0.1 s more). Targets (issue 16):
+cold at most 0.4 s, warm at most 0.12 s.
 
     python benchmarks/startup.py [--runs 11] [--pack cards/era] [--against DIR]
 """
@@ -37,17 +37,15 @@ ROOT = Path(__file__).resolve().parent.parent
 KINDS = ("warm", "cold", "first")
 
 
-def _env(site: str | None, cache: Path, bytecode: bool) -> dict[str, str]:
+def _env(site: str | None, cache: Path) -> dict[str, str]:
     env = dict(os.environ, DECKLORE_CACHE_DIR=str(cache))
     if site:
         env["PYTHONPATH"] = site
-    if bytecode:
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 
-def run_once(kind: str, pack: str, site: str | None, cache: Path,
-             bytecode: bool) -> tuple[float, float]:
+def run_once(kind: str, pack: str, site: str | None, cache: Path) -> tuple[float, float]:
     """One ``validate`` in a fresh process: (wall seconds, CPU seconds)."""
     if kind == "first":
         shutil.rmtree(cache, ignore_errors=True)
@@ -55,7 +53,7 @@ def run_once(kind: str, pack: str, site: str | None, cache: Path,
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "decklore", "validate", *options, pack],
-                   env=_env(site, cache, bytecode), cwd=ROOT, check=True,
+                   env=_env(site, cache), cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -69,10 +67,7 @@ def main() -> None:
     parser.add_argument("--pack", default="cards/era")
     parser.add_argument("--against", metavar="DIR",
                         help="another decklore, installed with pip --target DIR")
-    parser.add_argument("--no-bytecode", action="store_true",
-                        help="keep PYTHONDONTWRITEBYTECODE: compile the sources every run")
     args = parser.parse_args()
-    bytecode = not args.no_bytecode
     sites: dict[str, str | None] = {"this": None}
     if args.against:
         sites["other"] = args.against
@@ -82,17 +77,16 @@ def main() -> None:
         caches = {(name, kind): Path(tmp) / f"{name}-{kind}" for name in sites for kind in KINDS}
         for name, site in sites.items():  # bytecode written; tables and parser tables kept
             for _ in range(2):
-                run_once("warm", args.pack, site, caches[name, "warm"], bytecode)
-                run_once("cold", args.pack, site, caches[name, "cold"], bytecode)
+                run_once("warm", args.pack, site, caches[name, "warm"])
+                run_once("cold", args.pack, site, caches[name, "cold"])
         times: dict[tuple[str, str], list[tuple[float, float]]] = {
             (name, kind): [] for name in sites for kind in KINDS}
         for _ in range(args.runs):
             for kind in KINDS:
                 for name, site in sites.items():
                     times[name, kind].append(
-                        run_once(kind, args.pack, site, caches[name, kind], bytecode))
-    print(f"decklore validate {args.pack}: median of {args.runs} processes"
-          f"{'' if bytecode else ', sources compiled every run'}")
+                        run_once(kind, args.pack, site, caches[name, kind]))
+    print(f"decklore validate {args.pack}: median of {args.runs} processes")
     header = f"{'run':<6} " + " ".join(f"{name + ' wall s':>13} {name + ' CPU s':>12}"
                                        for name in sites)
     print(header + (f" {'other/this CPU':>15}" if args.against else ""))
