@@ -337,7 +337,13 @@ _VALUE = re.compile(rf"""[ \t\f]*(?P<name>{_NAME})(?:[ \t\f]*(?P<value>[0-9]+))?
 
 def _place(found: re.Match[str], group: str) -> Span:
     """The span of one group of a one-line notation, 1-based as Lark counts columns."""
-    start, end = found.span(group)
+    return _columns(*found.span(group))
+
+
+@lru_cache(maxsize=4096)
+def _columns(start: int, end: int) -> Span:
+    """The span of characters ``start:end`` of a one-line notation. Spans are immutable,
+    and the same few recur in every notation, so each is made once and shared."""
     return Span("", 1, start + 1, 1, end + 1)
 
 
@@ -368,8 +374,8 @@ def _read_list(text: str) -> SymbolList | None:
             argument, receiver = found.group("argument"), found.group("receiver")
             items.append(SymbolItem(
                 found.group("name"), count, argument, found.group("lock"), receiver,
-                per_stacked, Span("", 1, found.start("count" if count_text else "name") + 1,
-                                  1, found.end() + 1),
+                per_stacked, _columns(found.start("count" if count_text else "name"),
+                                      found.end()),
                 _place(found, "name"), _place(found, "argument") if argument else None,
                 _place(found, "receiver") if receiver else None))
             pos = found.end()
@@ -403,7 +409,7 @@ def _read_value(text: str) -> SymbolValue | None:
     last = "bonus" if bonus is not None else "value" if value is not None else "name"
     return SymbolValue(found.group("name"), int(value) if value is not None else None,
                        int(bonus) if bonus is not None else 0,
-                       Span("", 1, found.start("name") + 1, 1, found.end(last) + 1),
+                       _columns(found.start("name"), found.end(last)),
                        _place(found, "name"))
 
 
