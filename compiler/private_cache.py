@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 from decklore.compiler.cache import default_cache_dir
@@ -39,6 +38,8 @@ def private_folder(name: str) -> Path | None:
 def store(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` whole or not at all; a cache that cannot be written is only
     a slower start, so a failure is silent."""
+    import tempfile  # only a file being written needs it
+
     try:
         handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-",
                                         suffix=".tmp")

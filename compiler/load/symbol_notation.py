@@ -3,7 +3,7 @@
 The grammar lives in ``grammar/symbols.lark``.  Parsing is memoised on the text, because
 a pack repeats the same few notations on many cards; results carry positions relative to
 the notation text, and the caller shifts them to the file.  A big pack still has thousands
-of distinct notations, and Lark spends about a millisecond on each, so a well-formed one-line
+of distinct notations, and Lark spends about 0.2 ms on each, so a well-formed one-line
 notation is read by ``_read_list``, a small reader of the same grammar that gives the same
 items and positions, and gives up on anything else; Lark stays the authority for every
 text the reader gives up on, so every error message comes from one place
