@@ -8,14 +8,17 @@ process, their ratio, the cached recompile (a table-cache hit, also in a fresh p
 its ratio to the parse, and the peak memory of a compile.  Every figure is the median of
 ``--repeat`` fresh processes, in CPU seconds (the machine is shared), imports excluded.
 Targets (issue 16): first compile of 10,000 cards at most 1.0x the parse, cached at most 0.05x.
+``--against DIR`` also times the first compile of another decklore, installed in DIR with
+``pip install --no-deps --target DIR``, in the same run.
 
-    python benchmarks/compile_scaling.py [--sizes 1000,10000] [--repeat 5]
+    python benchmarks/compile_scaling.py [--sizes 1000,10000] [--repeat 5] [--against DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import statistics
@@ -98,12 +101,16 @@ def worker(kind: str, pack: Path, cache_dir: Path) -> float:
     return spent
 
 
-def fresh(kind: str, pack: Path, cache_dir: Path, repeat: int) -> float:
-    """The median of ``repeat`` fresh processes, each measuring once."""
+def fresh(kind: str, pack: Path, cache_dir: Path, repeat: int, site: str | None = None
+          ) -> float:
+    """The median of ``repeat`` fresh processes, each measuring once (with ``site``: the
+    decklore installed there)."""
+    env = dict(os.environ, PYTHONPATH=site) if site else None
     times = []
     for _ in range(repeat):
         done = subprocess.run([sys.executable, __file__, "--worker", kind, str(pack),
-                               str(cache_dir)], check=True, capture_output=True, text=True)
+                               str(cache_dir)], check=True, capture_output=True, text=True,
+                              env=env)
         times.append(json.loads(done.stdout.strip().splitlines()[-1]))
     return statistics.median(times)
 
@@ -112,15 +119,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="1000,10000")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--against", metavar="DIR",
+                        help="also time the first compile of the decklore installed in DIR "
+                             "(pip install --no-deps --target DIR)")
     parser.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         kind, pack, cache_dir = args.worker
         print(json.dumps(worker(kind, Path(pack), Path(cache_dir))))
         return
-    compile_pack(make_pack(Path(tempfile.mkdtemp()), 10))  # parser tables into the user cache
+    small = make_pack(Path(tempfile.mkdtemp()), 10)
+    compile_pack(small)  # parser tables into the user cache
+    if args.against:  # the same for the other decklore (twice: older ones rebuilt them once)
+        fresh("compile", small, small, 2, args.against)
     print(f"{'cards':>7} {'first compile s':>16} {'CSafeLoader s':>14} {'ratio':>6} "
-          f"{'cached s':>9} {'cached/parse':>13} {'peak MiB':>9}")
+          f"{'cached s':>9} {'cached/parse':>13} {'peak MiB':>9}"
+          + (f" {'other first s':>14} {'other ratio':>12}" if args.against else ""))
     with tempfile.TemporaryDirectory() as tmp:
         for size in (int(s) for s in args.sizes.split(",")):
             pack = make_pack(Path(tmp), size)
@@ -133,8 +147,12 @@ def main() -> None:
             compile_pack(pack)
             peak = tracemalloc.get_traced_memory()[1] / 2**20
             tracemalloc.stop()
+            other = ""
+            if args.against:
+                theirs = fresh("compile", pack, cache_dir, args.repeat, args.against)
+                other = f" {theirs:>14.3f} {theirs / parse:>12.2f}"
             print(f"{size:>7} {first:>16.3f} {parse:>14.3f} {first / parse:>6.2f} "
-                  f"{cached:>9.4f} {cached / parse:>13.3f} {peak:>9.1f}")
+                  f"{cached:>9.4f} {cached / parse:>13.3f} {peak:>9.1f}{other}")
 
 
 if __name__ == "__main__":

@@ -8,9 +8,9 @@ decklore.  Heavy imports happen inside commands so ``decklore --help`` stays ins
 from __future__ import annotations
 
 import sys
-import traceback
 from collections.abc import Callable
 from functools import wraps
+from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -43,6 +43,8 @@ def _guard(func: F) -> F:
             click.echo(f"error: {exc.filename}: {_os_reason(exc)}", err=True)
             sys.exit(EXIT_INVALID)
         except Exception:
+            import traceback
+
             click.echo("internal error: this is a bug in decklore, not in your pack. "
                        "Please report it with the text below.", err=True)
             click.echo(traceback.format_exc(), err=True)
@@ -159,7 +161,37 @@ cache_option = click.option(
 strict_option = click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The ``decklore`` group. The commands defined in other modules (``play``: play,
+    simulate, replay, test; ``balance``; ``serve``) are added the first time a command not
+    defined here is asked for, or the list of them all: ``validate`` never imports the
+    game loop, and a cached validate is mostly Python's own start-up."""
+
+    LATER = ("decklore.play", "decklore.balance", "decklore.serve")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._added = False
+
+    def _add_later(self) -> None:
+        if not self._added:
+            self._added = True
+            for module in self.LATER:
+                import_module(module).register(self)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        found = super().get_command(ctx, cmd_name)
+        if found is None and not self._added:
+            self._add_later()
+            found = super().get_command(ctx, cmd_name)
+        return found
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        self._add_later()
+        return super().list_commands(ctx)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="decklore", prog_name="decklore")  # pyproject.toml's
 def cli() -> None:
     """Compile card-game packs into runtime tables, and play, print and test them."""
@@ -871,15 +903,3 @@ def main() -> None:
     """Entry point of the ``decklore`` script."""
     cli(prog_name="decklore")
 
-
-from decklore.play import register as _register_play  # noqa: E402 - needs the group above
-
-_register_play(cli)
-
-from decklore.balance import register as _register_balance  # noqa: E402
-
-_register_balance(cli)
-
-from decklore.serve import register as _register_serve  # noqa: E402
-
-_register_serve(cli)

@@ -16,8 +16,7 @@ import hashlib
 import json
 import os
 import stat
-import tempfile
-from importlib.metadata import version as _package_version
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,9 +26,24 @@ if TYPE_CHECKING:  # only named in annotations: writing tables must not load the
     from decklore.compiler.load.manifest import Manifest
 
 TABLES_FORMAT_VERSION = 1
-COMPILER_VERSION = _package_version("decklore")
+COMPILER_VERSION: str
 """The decklore that writes the tables (from the package metadata: defined once, in
-pyproject.toml)."""
+pyproject.toml); ``__getattr__`` gives it."""
+
+
+@cache
+def compiler_version() -> str:
+    """``COMPILER_VERSION``, read on first use: importing ``importlib.metadata`` costs more
+    than the whole of a validate whose tables are cached, and only writing tables needs it."""
+    from importlib.metadata import version
+
+    return version("decklore")
+
+
+def __getattr__(name: str) -> Any:
+    if name == "COMPILER_VERSION":
+        return compiler_version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def canonical_bytes(obj: Any) -> bytes:
@@ -71,6 +85,8 @@ def write_atomic(path: Path, data: bytes) -> None:
     A character device such as ``/dev/null`` is written to, never replaced: renaming a
     temporary file over it would turn the machine's device into a plain file (as root).
     Any other file that is not a regular one is refused."""
+    import tempfile  # only a write needs it, and a cached validate writes nothing
+
     try:
         mode = os.stat(path).st_mode
     except (FileNotFoundError, NotADirectoryError):  # new, or its folder can't be: below
@@ -137,7 +153,7 @@ def build_tables(manifest: Manifest, decks: list[DeckData],
 
     return {
         "format_version": TABLES_FORMAT_VERSION,
-        "compiler": f"decklore {COMPILER_VERSION}",
+        "compiler": f"decklore {compiler_version()}",
         "pack": {
             "id": m.id,
             "name": m.name,

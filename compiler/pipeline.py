@@ -15,6 +15,7 @@ from typing import Any
 
 from decklore.compiler import checks
 from decklore.compiler.cache import TableCache, pack_key
+from decklore.compiler.collector import collector_paused
 from decklore.compiler.diagnostics import (
     Diagnostic,
     Diagnostics,
@@ -40,6 +41,7 @@ from decklore.compiler.rules.parser import parse_rules
 # The one version is pyproject.toml's, read from the installed package's metadata.
 
 
+@collector_paused
 def compile_pack(
     path: Path | str,
     *,

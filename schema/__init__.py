@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import json
 from functools import cache
-from importlib.resources import files
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -25,7 +25,9 @@ DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 
 @cache
 def _load(name: str) -> str:
-    return (files(__package__) / f"{name}.schema.json").read_text(encoding="utf-8")
+    # Beside this module (decklore is installed as files): importlib.resources would cost
+    # a compile more to import than reading the schema does.
+    return (Path(__file__).parent / f"{name}.schema.json").read_text(encoding="utf-8")
 
 
 def load_schema(name: str) -> dict[str, Any]:

@@ -99,6 +99,7 @@ def _commands() -> list[list[str]]:
     import click
 
     found = []
+    cli.list_commands(click.Context(cli))  # adds the commands other modules define
     for name, command in sorted(cli.commands.items()):
         if isinstance(command, click.Group):
             found += [[name, sub] for sub in sorted(command.commands)]

@@ -303,3 +303,32 @@ def test_written_tables_are_ordinary_files(tmp_path: Path) -> None:
     os.umask(mask)
     assert target.stat().st_mode & 0o777 == 0o666 & ~mask
     assert [p.name for p in target.parent.iterdir()] == ["tables.json"]  # no temp file left
+
+
+def test_a_compile_pauses_the_cycle_collector_and_restores_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The collector is off while a pack compiles, back on after, even after errors."""
+    import gc
+
+    from decklore.compiler import pipeline
+
+    seen: list[bool] = []
+    real = pipeline.build_tables
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "build_tables", spy)
+    era = Path(__file__).resolve().parent.parent / "cards" / "era"
+    compile_pack(era)
+    assert seen == [False] and gc.isenabled()
+    with pytest.raises(PackError):
+        compile_pack(tmp_path)  # no pack.yaml
+    assert gc.isenabled()
+    gc.disable()
+    try:  # a caller that paused it keeps it paused
+        compile_pack(era)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 
 import pytest
 from hypothesis import given, settings
@@ -17,6 +17,10 @@ from decklore.compiler.load.symbol_notation import (
     SymbolItem,
     SymbolList,
     SymbolValue,
+    _read_list,
+    _read_value,
+    lark_symbol_list,
+    lark_symbol_value,
     notation_words,
     parse_symbol_list,
     parse_symbol_value,
@@ -351,3 +355,41 @@ def test_any_text_gives_a_result_never_an_exception(text: str) -> None:
         if isinstance(result, NotationError):
             assert result.line >= 1 and result.column >= 1
             assert result.message and result.hint
+
+
+# --- the quick reader and Lark agree --------------------------------------------------------
+
+
+def _same(quick: object, lark: object) -> bool:
+    """Equal in every field, spans included (items compare without their spans)."""
+    return type(quick) is type(lark) and astuple(quick) == astuple(lark)  # type: ignore[call-overload]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(st.text(max_size=12),
+                 st.lists(_notation_alphabet, max_size=20).map("".join),
+                 st.lists(st.sampled_from([*"s2 ,-()[]A>+", "->", "99", "100", "0", "\u2014",
+                                           "ab:c", "\f"]), max_size=14).map("".join)))
+def test_the_quick_reader_agrees_with_lark_where_it_reads(text: str) -> None:
+    quick = _read_list(text)
+    if quick is not None:
+        assert _same(quick, lark_symbol_list(text)), text
+    value = _read_value(text)
+    if value is not None:
+        assert _same(value, lark_symbol_value(text)), text
+
+
+@settings(max_examples=300, deadline=None)
+@given(_notations())
+def test_the_quick_reader_reads_every_well_formed_line(
+        case: tuple[str, list[SymbolItem], bool]) -> None:
+    text = case[0].replace("\n", " ")
+    quick = _read_list(text)
+    assert quick is not None, text
+    assert _same(quick, lark_symbol_list(text))
+
+
+@pytest.mark.parametrize("text", ["ruin", "ruin 2", "military 4 +3", "might +1", " ruin  2 "])
+def test_the_quick_reader_reads_values(text: str) -> None:
+    quick = _read_value(text)
+    assert quick is not None and _same(quick, lark_symbol_value(text))

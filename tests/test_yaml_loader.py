@@ -383,3 +383,16 @@ def test_loaded_file_keeps_its_text(tmp_path: Path) -> None:
     loaded = load_file(path, "shown/ok.yaml", diags)
     assert (loaded.path, loaded.data, loaded.text) == ("shown/ok.yaml", {"a": 1}, "a: 1\n")
     assert loaded.data.file == "shown/ok.yaml"
+
+
+@pytest.mark.parametrize(("text", "flagged"), [
+    ("a: 2.0\n", True), ("a: [1, 0.0]\n", True), ("a: 1e3\n", True),
+    ("a: 0.45\n", False), ("a: .inf\n", False), ("a: .nan\n", False), ("a: '2.0'\n", False),
+    ("a: 2\n", False),
+])
+def test_only_whole_floats_are_flagged(tmp_path: Path, text: str, flagged: bool) -> None:
+    """Only a float with a whole value makes a file skip the fast schema gate (the gate
+    would take it for an integer); ``seat_win_rate: [0.45, 0.55]`` keeps it."""
+    path = tmp_path / "f.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert load_file(path, "f.yaml", Diagnostics()).has_floats is flagged

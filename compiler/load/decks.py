@@ -347,16 +347,15 @@ class DeckCompiler:
             if value is None:
                 row[fdef.name] = fdef.default
                 continue
-            span = raw.value_span(fdef.name)
             if fdef.type == "symbol_value":
                 value = self._symbol_value(raw, fdef.name, value, lines)
             elif fdef.type == "symbols":
                 value = self._symbol_list(raw, value, lines, key=fdef.name)
             elif fdef.type == "card":
                 value = self.m.qualify(value)
-                self.uses.card_refs.append((value, span))
+                self.uses.card_refs.append((value, raw.value_span(fdef.name)))
             elif fdef.type == "cards":
-                value = self._card_list(value, span)
+                value = self._card_list(value, raw.value_span(fdef.name))
             row[fdef.name] = value
         if symbols and symbols[-1]["per_stacked"] and (
             self.stack_cost is None or row.get(self.stack_cost) is None
@@ -378,11 +377,14 @@ class DeckCompiler:
                 letter = raw.get(fdef.name)
                 if letter:
                     uses.locks.setdefault(letter, []).append(raw.value_span(fdef.name))
+        where: Span | None = None  # the notation's place, made once per card
         for entry in symbols:
             if entry["lock"]:
-                uses.locks.setdefault(entry["lock"], []).append(raw.value_span("symbols"))
+                where = where or raw.value_span("symbols")
+                uses.locks.setdefault(entry["lock"], []).append(where)
             if entry["key"]:
-                uses.keys.setdefault(entry["argument"], []).append(raw.value_span("symbols"))
+                where = where or raw.value_span("symbols")
+                uses.keys.setdefault(entry["argument"], []).append(where)
 
     def _shift(self, raw: LocatedDict, key: str, rel: Span, lines: list[str]) -> Span:
         """Move a span relative to a notation to its place in the file.

@@ -2,7 +2,12 @@
 
 The grammar lives in ``grammar/symbols.lark``.  Parsing is memoised on the text, because
 a pack repeats the same few notations on many cards; results carry positions relative to
-the notation text, and the caller shifts them to the file.  Lark's exceptions stop here:
+the notation text, and the caller shifts them to the file.  A big pack still has thousands
+of distinct notations, and Lark spends about 0.2 ms on each, so a well-formed one-line
+notation is read by ``_read_list``, a small reader of the same grammar that gives the same
+items and positions, and gives up on anything else; Lark stays the authority for every
+text the reader gives up on, so every error message comes from one place
+(``tests/test_symbol_notation.py`` checks that the two agree).  Lark's exceptions stop here:
 callers only ever see ``SymbolItem``/``SymbolValue`` nodes or ``NotationError`` values.
 
 Messages and hints name no game: they are templates whose examples (``{a}[A]``, ``2 {b}``) are
@@ -12,6 +17,7 @@ for stacking, so a pack of coins and swords is not told to write ``military[A]``
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -315,9 +321,109 @@ def _item(tree: Tree[Token], per_stacked: bool) -> SymbolItem | NotationError:
                       _span(tree.meta), name_span, argument_span, receiver_span)
 
 
+_NAME = r"(?:[a-z][a-z0-9_]*:)?[a-z][a-z0-9_]*"
+_ITEM = re.compile(rf"""[ \t\f]*
+    (?:(?P<count>[0-9]+)[ \t\f]*)? (?P<name>{_NAME})
+    (?:[ \t\f]*\([ \t\f]*(?P<argument>[A-Z]|{_NAME})[ \t\f]*\))?
+    (?:[ \t\f]*\[[ \t\f]*(?P<lock>[A-Z])[ \t\f]*\])?
+    (?:[ \t\f]*->[ \t\f]*(?P<receiver>{_NAME}))?""", re.VERBOSE)
+"""One item, ``COUNT? NAME argument? lock? arrow?``, by the terminals of ``symbols.lark``."""
+_GAP = re.compile(r"[ \t\f]*(?:(?P<comma>,)|(?P<dash>[-\u2013\u2014])(?!>)|(?P<end>\Z))?")
+"""What may stand between items: a comma, the dash, or the end of the text."""
+_VALUE = re.compile(rf"""[ \t\f]*(?P<name>{_NAME})(?:[ \t\f]*(?P<value>[0-9]+))?
+    (?:[ \t\f]*(?P<plus>\+)[ \t\f]*(?P<bonus>[0-9]+))?[ \t\f]*\Z""", re.VERBOSE)
+"""A whole ``symbol_value``: ``NAME COUNT? (PLUS COUNT)?``."""
+
+
+def _place(found: re.Match[str], group: str) -> Span:
+    """The span of one group of a one-line notation, 1-based as Lark counts columns."""
+    return _columns(*found.span(group))
+
+
+@lru_cache(maxsize=4096)
+def _columns(start: int, end: int) -> Span:
+    """The span of characters ``start:end`` of a one-line notation. Spans are immutable,
+    and the same few recur in every notation, so each is made once and shared."""
+    return Span("", 1, start + 1, 1, end + 1)
+
+
+def _read_list(text: str) -> SymbolList | None:
+    """A well-formed one-line symbol list, read without Lark; None to let Lark read it.
+
+    Follows ``symbol_list: group? (DASH group?)?`` and ``group: item (","? item)*``, an item
+    at a time, with spans as Lark's positions give them: an item runs from its first token
+    to its last, brackets included. Anything else (a line break, a stray character, a count
+    out of range, a comma or dash out of place) gives None.
+    """
+    if "\n" in text or "\r" in text:
+        return None
+    items: list[SymbolItem] = []
+    per_stacked = False
+    dash_span: Span | None = None
+    pos = 0
+    need_item = False  # after a comma
+    while True:
+        found = _ITEM.match(text, pos)
+        if found is not None:
+            count_text = found.group("count")
+            count = 1
+            if count_text is not None:
+                count = int(count_text) if len(count_text) <= 4 else MAX_COUNT + 1
+                if not 1 <= count <= MAX_COUNT:
+                    return None
+            argument, receiver = found.group("argument"), found.group("receiver")
+            items.append(SymbolItem(
+                found.group("name"), count, argument, found.group("lock"), receiver,
+                per_stacked, _columns(found.start("count" if count_text else "name"),
+                                      found.end()),
+                _place(found, "name"), _place(found, "argument") if argument else None,
+                _place(found, "receiver") if receiver else None))
+            pos = found.end()
+            need_item = False
+            continue
+        gap = _GAP.match(text, pos)
+        assert gap is not None  # every part of it is optional
+        if gap.group("end") is not None:
+            return None if need_item else SymbolList(tuple(items), per_stacked, dash_span)
+        if gap.group("comma") is not None:
+            if need_item or not items or items[-1].per_stacked != per_stacked:
+                return None  # a comma must stand between two items of one group
+            need_item = True
+        elif gap.group("dash") is not None:
+            if per_stacked or need_item:
+                return None
+            per_stacked, dash_span = True, _place(gap, "dash")
+        else:
+            return None
+        pos = gap.end()
+
+
+def _read_value(text: str) -> SymbolValue | None:
+    """A well-formed one-line ``symbol_value``, read without Lark; None to let Lark read it."""
+    found = None if "\n" in text or "\r" in text else _VALUE.match(text)
+    if found is None:
+        return None
+    value, bonus = found.group("value"), found.group("bonus")
+    if any(number is not None and len(number) > 4 for number in (value, bonus)):
+        return None
+    last = "bonus" if bonus is not None else "value" if value is not None else "name"
+    return SymbolValue(found.group("name"), int(value) if value is not None else None,
+                       int(bonus) if bonus is not None else 0,
+                       _columns(found.start("name"), found.end(last)),
+                       _place(found, "name"))
+
+
 @lru_cache(maxsize=4096)
 def parse_symbol_list(text: str) -> SymbolList | NotationError:
     """Parse a card's symbols; positions are relative to ``text`` (file name empty)."""
+    quick = _read_list(text)
+    if quick is not None:
+        return quick
+    return lark_symbol_list(text)
+
+
+def lark_symbol_list(text: str) -> SymbolList | NotationError:
+    """``parse_symbol_list`` by Lark alone: the authority the quick reader is checked on."""
     try:
         tree = _parser().parse(text, start="symbol_list")
     except UnexpectedInput as exc:
@@ -342,6 +448,14 @@ def parse_symbol_list(text: str) -> SymbolList | NotationError:
 @lru_cache(maxsize=1024)
 def parse_symbol_value(text: str) -> SymbolValue | NotationError:
     """Parse a value such as ``ruin 2 +3``; positions are relative to ``text``."""
+    quick = _read_value(text)
+    if quick is not None:
+        return quick
+    return lark_symbol_value(text)
+
+
+def lark_symbol_value(text: str) -> SymbolValue | NotationError:
+    """``parse_symbol_value`` by Lark alone, like ``lark_symbol_list``."""
     try:
         tree = _parser().parse(text, start="symbol_value")
     except UnexpectedInput as exc:

@@ -165,7 +165,9 @@ class LoadedFile:
     text: str
     read: bool = True
     has_floats: bool = False
-    """JSON Schema counts 2.0 as an integer; a file with floats skips the fast schema gate."""
+    """Whether a float with a whole value (``2.0``) is in the file: the fast schema gate,
+    like JSON Schema, counts it as an integer where decklore does not, so such a file skips
+    the gate. Other floats (``0.45``) fail an integer in both, and keep the gate."""
 
 
 def read_text(path: Path, display: str, diags: Diagnostics) -> str | None:
@@ -208,7 +210,7 @@ def load_text(text: str, display: str, diags: Diagnostics) -> Any:
 
 
 def _parse(text: str, display: str, diags: Diagnostics) -> tuple[Any, bool]:
-    """The located data and whether it holds any float (see ``LoadedFile.has_floats``)."""
+    """The located data and whether it holds a whole float (see ``LoadedFile.has_floats``)."""
     builder = _Builder(display, diags)
     try:
         return builder.build(text), builder.floats
@@ -264,40 +266,43 @@ class _Builder:
         # A stack of open containers: (container, pending key or None, key position).
         stack: list[list[Any]] = []
         documents = 0
+        # The loop runs once per event, 190,000 times for 10,000 cards: the event classes
+        # and helpers are local names, and the common events are tested first.
+        scalar_event, alias_event = yaml.ScalarEvent, yaml.AliasEvent
+        mapping_start, sequence_start = yaml.MappingStartEvent, yaml.SequenceStartEvent
+        mapping_end, sequence_end = yaml.MappingEndEvent, yaml.SequenceEndEvent
+        document_start, document_end = yaml.DocumentStartEvent, yaml.DocumentEndEvent
+        special, plain = _SPECIAL, _plain
         while True:
-            if isinstance(event, yaml.DocumentStartEvent):
-                documents += 1
-                if documents == 2:
-                    diags.error("E011", "a pack file holds one YAML document, this is a second",
-                                self._span(event), "remove the '---' line or split the file")
-                event = get()
-                continue
-            if isinstance(event, yaml.DocumentEndEvent):
-                event = get()
-                continue
-            if isinstance(event, yaml.StreamEndEvent):
-                break
             cls = type(event)
             value: Any
             pos: Pos
-            if cls is yaml.ScalarEvent:
+            if cls is scalar_event:
                 s, e = event.start_mark, event.end_mark
                 pos = (s.line + 1, s.column + 1, e.line + 1, e.column + 1)
-                if event.anchor is not None or (event.tag is not None and event.tag != "!"):
+                tag = event.tag
+                if event.anchor is not None or (tag is not None and tag != "!"):
                     self._refuse(event)
-                if event.style or event.tag == "!":  # YAML 1.2: '! 12' is the text "12"
-                    value = event.value
+                text = event.value
+                if event.style or tag == "!":  # YAML 1.2: '! 12' is the text "12"
+                    value = text
+                elif text in special:
+                    value = special[text]
+                elif not (text[0].isdigit() or text[0] in "+-."):
+                    value = text  # what _plain would say, without the call
+                elif text.isascii() and text.isdigit() and len(text) <= MAX_INT_DIGITS:
+                    value = int(text)  # likewise, for the commonest number
                 else:
                     try:
-                        value = _plain(event.value)
-                        if type(value) is float:
+                        value = plain(text)
+                        if type(value) is float and value.is_integer():
                             self.floats = True
                     except _TooBig:
-                        diags.error("E014", f"number '{event.value[:30]}' is too large "
+                        diags.error("E014", f"number '{text[:30]}' is too large "
                                     f"(more than {MAX_INT_DIGITS} digits)", self._span(event),
                                     "use a smaller number, or quote it to make it text")
                         value = 0
-            elif cls is yaml.MappingStartEvent or cls is yaml.SequenceStartEvent:
+            elif cls is mapping_start or cls is sequence_start:
                 if event.anchor is not None or (event.tag is not None and event.tag != "!"):
                     self._refuse(event)
                 s = event.start_mark
@@ -306,19 +311,31 @@ class _Builder:
                     diags.error("E013", f"nesting is too deep (more than {MAX_DEPTH} levels)",
                                 self._span(event), "flatten the structure")
                     return None
-                container: Any = (LocatedDict(file, pos) if cls is yaml.MappingStartEvent
+                container: Any = (LocatedDict(file, pos) if cls is mapping_start
                                   else LocatedList(file, pos))
                 stack.append([container, None, None])
                 event = get()
                 continue
-            elif cls is yaml.MappingEndEvent or cls is yaml.SequenceEndEvent:
+            elif cls is mapping_end or cls is sequence_end:
                 frame = stack.pop()
                 value = frame[0]
                 e = event.end_mark
                 pos = value.pos
                 value.pos = (pos[0], pos[1], e.line + 1, e.column + 1)
                 pos = value.pos
-            elif cls is yaml.AliasEvent:
+            elif cls is document_start:
+                documents += 1
+                if documents == 2:
+                    diags.error("E011", "a pack file holds one YAML document, this is a second",
+                                self._span(event), "remove the '---' line or split the file")
+                event = get()
+                continue
+            elif cls is document_end:
+                event = get()
+                continue
+            elif cls is yaml.StreamEndEvent:
+                break
+            elif cls is alias_event:
                 self._refuse(event)
                 s, e = event.start_mark, event.end_mark
                 pos = (s.line + 1, s.column + 1, e.line + 1, e.column + 1)
@@ -337,12 +354,14 @@ class _Builder:
                 parent.append(value)
                 parent.item_pos.append(pos)
             elif frame[1] is None:  # this value is a key
-                if isinstance(value, LocatedDict | LocatedList):
+                if type(value) is str:
+                    pass
+                elif isinstance(value, LocatedDict | LocatedList):
                     diags.error("E012", "a key must be a plain name, not a mapping or a list",
                                 Span(file, *pos), "write the key as text")
                     value = f"<complex key {pos[0]}:{pos[1]}>"
-                elif not isinstance(value, str):
-                    value = event.value if cls is yaml.ScalarEvent else str(value)
+                else:
+                    value = event.value if cls is scalar_event else str(value)
                 frame[1] = value
                 frame[2] = pos
             else:
