@@ -123,16 +123,17 @@ class MctsAgent:
         root = Node()
         settings = self.settings
         deadline = time.perf_counter() + settings.seconds if settings.seconds else None
+        keys = answer_keys(game)
         done = 0
         while True:
-            if settings.iters and done >= settings.iters:
+            if settings.iters and (done >= settings.iters
+                                   or _settled(root, keys, settings.iters - done)):
                 break
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
             self._iterate(worlds.sample(self.rng), root)
             done += 1
         self.iterations = done
-        keys = answer_keys(game)
         return max(range(count), key=lambda i: (root.visits.get(keys[i], 0),
                                                 _mean(root, keys[i]), -i))
 
@@ -182,6 +183,17 @@ class MctsAgent:
             return world.returns()
         return [math.tanh(evaluate(world, p, self.weights) / self.scale)
                 for p in range(world.state.players)]
+
+
+def _settled(root: Node, keys: list[Key], left: int) -> bool:
+    """Whether the most visited answer stays ahead whatever the ``left`` iterations do.
+
+    The answer is the most visited one, so once its lead is larger than the iterations
+    still to run, running them cannot change it: stopping then gives the same answer for
+    less time (and the budget in iterations still fixes every choice, so games replay).
+    """
+    visits = sorted((root.visits.get(key, 0) for key in keys), reverse=True)
+    return len(visits) > 1 and visits[0] - visits[1] > left
 
 
 def _mean(node: Node, key: Key) -> float:

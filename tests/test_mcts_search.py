@@ -1,0 +1,55 @@
+"""How the search agent spends its budget: shortcuts that save time never change a choice.
+
+Positions come from ERA games played by the greedy agent (quick, and real mid-game
+decisions); the search agent is compared with itself with the shortcut turned off.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from decklore.cards import bundled_pack
+from decklore.compiler.tools.scenarios import compiled_tables
+from decklore.runtime import mcts
+from decklore.runtime.agents import make_agent
+from decklore.runtime.game import Game
+from decklore.runtime.simulate import deal_decks
+from decklore.runtime.tables import Tables
+
+
+@pytest.fixture(scope="module")
+def era() -> Tables:
+    pack = bundled_pack("era")
+    assert pack is not None
+    return compiled_tables(pack)
+
+
+def positions(tables: Tables, seed: int, count: int) -> list[Game]:
+    """Decisions with a real choice from one greedy game, every seventh one."""
+    game = Game.new(tables, 2, seed, deal_decks(tables, 2, seed) or None)
+    players = [make_agent("greedy", seed + p, tables.raw) for p in range(2)]
+    found: list[Game] = []
+    step = 0
+    while not game.terminal and len(found) < count:
+        if step % 7 == 3 and game.option_count() > 1:
+            found.append(game.clone())
+        player = game.current_player()
+        assert player is not None
+        game.apply(players[player].choose(game))
+        step += 1
+    return found
+
+
+def test_the_search_stops_once_the_answer_is_settled_and_answers_the_same(
+        era: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = "iters=40:depth=2"
+    games = positions(era, 3, 6)
+    quick = [mcts.make_mcts(5, era.raw, spec) for _ in games]
+    picked = [agent.choose(game.clone()) for agent, game in zip(quick, games, strict=True)]
+    ran = [agent.iterations for agent in quick]
+    monkeypatch.setattr(mcts, "_settled", lambda *_: False)
+    full = [mcts.make_mcts(5, era.raw, spec) for _ in games]
+    assert [agent.choose(game.clone()) for agent, game in zip(full, games, strict=True)
+            ] == picked
+    assert all(agent.iterations == 40 for agent in full)
+    assert all(n <= 40 for n in ran) and sum(ran) < 40 * len(games)
