@@ -65,18 +65,19 @@ def answer_keys(game: Game) -> list[Key]:
 class Settings:
     """How hard the agent searches; ``mcts:iters=400:depth=20`` on the command line."""
 
-    iters: int = 200
+    iters: int = 100
     seconds: float = 0.0
-    depth: int = 24
+    depth: int = 4
     explore: float = 0.7
     scale: float = 0.0
+    reuse: int = 1
 
     @classmethod
     def parse(cls, text: str) -> Settings:
         """Settings from ``iters=400:seconds=1``; unknown or malformed ones are errors."""
         values: dict[str, Any] = {}
         kinds = {"iters": int, "seconds": float, "depth": int, "explore": float,
-                 "scale": float}
+                 "scale": float, "reuse": int}
         for part in filter(None, text.split(":")):
             name, sep, raw = part.partition("=")
             if not sep or name not in kinds:
@@ -105,6 +106,7 @@ class MctsAgent:
         self.settings = settings or Settings()
         self.scale = self.settings.scale or _default_scale(weights)
         self._knowledge: dict[int, Knowledge] = {}
+        self._kept: tuple[int, Any, int, int, Node] | None = None
         self.iterations = 0
         """Iterations run for the last decision (a budget in seconds varies)."""
 
@@ -120,11 +122,16 @@ class MctsAgent:
         else:
             known.update(game)
         worlds = Determinizer(game, player, known)
-        root = Node()
         settings = self.settings
         deadline = time.perf_counter() + settings.seconds if settings.seconds else None
         keys = answer_keys(game)
+        root = self._reused(game, player)
         done = 0
+        if root is None:
+            root = Node()
+        else:  # what the last search learnt about this decision counts towards the budget
+            done = sum(root.visits.get(key, 0) for key in set(keys))
+        ran = done
         while True:
             if settings.iters and (done >= settings.iters
                                    or _settled(root, keys, settings.iters - done)):
@@ -133,9 +140,31 @@ class MctsAgent:
                 break
             self._iterate(worlds.sample(self.rng), root)
             done += 1
-        self.iterations = done
-        return max(range(count), key=lambda i: (root.visits.get(keys[i], 0),
-                                                _mean(root, keys[i]), -i))
+        self.iterations = done - ran
+        chosen = max(range(count), key=lambda i: (root.visits.get(keys[i], 0),
+                                                  _mean(root, keys[i]), -i))
+        child = root.children.get(keys[chosen])
+        self._kept = None
+        if settings.reuse and child is not None:
+            log = game.state.log
+            self._kept = (player, log[0], len(log), chosen, child)
+        return chosen
+
+    def _reused(self, game: Game, player: int) -> Node | None:
+        """The part of the last search's tree below the answer it gave, when this decision
+        comes straight after it: the same seat, and no one else has decided in between
+        (the engine may have run on, dealing cards; the tree's statistics were gathered in
+        worlds this seat could believe then, so they use no hidden card either)."""
+        kept, self._kept = self._kept, None
+        if kept is None:
+            return None
+        seat, start, at, chosen, child = kept
+        log = game.state.log
+        if (seat != player or not log or log[0] is not start or len(log) <= at
+                or log[at] != ["decide", player, chosen]
+                or any(event[0] == "decide" for event in log[at + 1:])):
+            return None
+        return child
 
     # --- one iteration --------------------------------------------------------------------
 

@@ -53,3 +53,31 @@ def test_the_search_stops_once_the_answer_is_settled_and_answers_the_same(
             ] == picked
     assert all(agent.iterations == 40 for agent in full)
     assert all(n <= 40 for n in ran) and sum(ran) < 40 * len(games)
+
+
+def test_the_tree_below_its_answer_is_kept_for_the_seats_next_decision_only(
+        era: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A decision straight after the agent's own starts from what the last search learnt
+    there (fewer new iterations); after anyone else's answer it starts afresh."""
+    monkeypatch.setattr(mcts, "_settled", lambda *_: False)
+    game = Game.new(era, 2, 8, deal_decks(era, 2, 8) or None)
+    search = mcts.make_mcts(4, era.raw, "iters=30:depth=2")
+    other = make_agent("greedy", 4, era.raw)
+    after_own: list[int] = []
+    after_other: list[int] = []
+    last = None
+    for _ in range(60):
+        player = game.current_player()
+        assert player is not None
+        if player == 0:
+            choice = search.choose(game)
+            if game.option_count() > 1:
+                (after_own if last == 0 else after_other).append(search.iterations)
+        else:
+            choice = other.choose(game)
+        if game.option_count() > 1:
+            last = player
+        game.apply(choice)
+    assert after_other and all(n == 30 for n in after_other)
+    assert after_own and any(n < 30 for n in after_own)
+    assert all(0 <= n <= 30 for n in after_own)
