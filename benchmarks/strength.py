@@ -12,7 +12,8 @@ A long table can be spread over time in chunks: with ``--out FILE`` every game i
 to FILE as one JSON line as soon as it ends, games already in FILE are not played again,
 and ``--chunk N`` stops each pairing after N new games. Run the same command as often as
 there is time, then ``--report FILE`` prints the table of everything recorded (chunks of
-the same pairing, pack and seed add up; a game recorded twice counts once).
+the same pairing, pack and seed add up, in one file or several; a game recorded twice
+counts once).
 
 The issue's full table (200 games per pairing at the search agent's default budget):
 
@@ -204,11 +205,12 @@ def main() -> None:
                         "and skip the games it already holds")
     parser.add_argument("--chunk", type=int, default=0,
                         help="play at most this many new games a pairing (with --out)")
-    parser.add_argument("--report", type=Path, help="print the table of a results file "
-                        "(the chunks of one or more runs) and play nothing")
+    parser.add_argument("--report", type=Path, nargs="+", help="print the table of results "
+                        "files (the chunks of one or more runs) and play nothing")
     args = parser.parse_args()
     if args.report is not None:
-        print(report(read_records(args.report.read_text(encoding="utf-8").splitlines())))
+        print(report(read_records(line for path in args.report
+                                  for line in path.read_text(encoding="utf-8").splitlines())))
         return
     mcts = args.mcts + (f":iters={args.iters}" if args.iters else "") + (
         f":depth={args.depth}" if args.depth else "")

@@ -43,3 +43,7 @@ def test_chunks_of_a_run_add_up_to_the_whole_run(tmp_path: Path) -> None:
     lines = out.read_text(encoding="utf-8").splitlines()
     out.write_text("\n".join([*lines, lines[0]]) + "\n", encoding="utf-8")
     assert _table(_run("--report", str(out))) == whole  # a game recorded twice counts once
+    part = tmp_path / "part.jsonl"
+    part.write_text(lines[0] + "\n", encoding="utf-8")
+    out.write_text("\n".join(lines[1:]) + "\n", encoding="utf-8")
+    assert _table(_run("--report", str(out), str(part))) == whole  # files add up
