@@ -3,10 +3,12 @@
 For each pack and each pairing (MCTS against random, MCTS against greedy, greedy against
 random) it plays ``--games`` games, half with the first agent in seat 1 and half in seat 2,
 and prints the first agent's win rate with its Wilson 95% interval, the draws and unfinished
-games, and the seconds per decision each agent took (on the machine of the run, as loaded
-as it was then). Game ``i`` of a pairing always gets the same seed, decks and agent seeds,
-so a run replays exactly for a budget in iterations, whatever ``--jobs`` is. Era of Kingdoms
-plays with two players here, so that one opponent faces the searching agent as in ERA.
+games, and the seconds per decision each agent took: wall clock (on the machine of the run,
+as loaded as it was then, and slower still under ``nice``) and CPU (the agent's own work,
+which a busy machine changes less). Game ``i`` of a pairing always gets the same seed,
+decks and agent seeds, so a run replays exactly for a budget in iterations, whatever
+``--jobs`` is. Era of Kingdoms plays with two players here, so that one opponent faces the
+searching agent as in ERA.
 
 A long table can be spread over time in chunks: with ``--out FILE`` every game is appended
 to FILE as one JSON line as soon as it ends, games already in FILE are not played again,
@@ -63,6 +65,7 @@ class Outcome:
     unfinished: bool
     seconds: tuple[float, float]
     decisions: tuple[int, int]
+    cpu: tuple[float, float] = (0.0, 0.0)
 
 
 _TABLES: dict[str, Tables] = {}
@@ -87,16 +90,18 @@ def play(job: Job) -> Outcome:
     game = Game.new(tables, players, seed, deal_decks(tables, players, seed) or None)
     agents = [make_agent(name, seed + 1 + i, tables.raw) for i, name in enumerate(names)]
     seconds = [0.0, 0.0]
+    cpu = [0.0, 0.0]
     decisions = [0, 0]
     mine = 1 if swap else 0
     try:
         while not game.terminal:
             player = game.current_player()
             assert player is not None
-            start = time.perf_counter()
+            start, used = time.perf_counter(), time.process_time()
             choice = agents[player].choose(game)
             side = 0 if player == mine else 1
             seconds[side] += time.perf_counter() - start
+            cpu[side] += time.process_time() - used
             decisions[side] += 1
             game.apply(choice)
     except RulesError:
@@ -105,7 +110,7 @@ def play(job: Job) -> Outcome:
     winners = result["winners"]
     return Outcome(mine in winners, not winners and result["reason"] != "step budget",
                    result["reason"] == "step budget", (seconds[0], seconds[1]),
-                   (decisions[0], decisions[1]))
+                   (decisions[0], decisions[1]), (cpu[0], cpu[1]))
 
 
 def _played(job: Job) -> tuple[Job, Outcome]:
@@ -130,7 +135,8 @@ def read_records(lines: Iterable[str]) -> dict[Job, Outcome]:
         job = (line["pack"], line["players"], line["agent"], line["opponent"], line["seed"],
                line["index"])
         found.setdefault(job, Outcome(line["won"], line["drawn"], line["unfinished"],
-                                      tuple(line["seconds"]), tuple(line["decisions"])))
+                                      tuple(line["seconds"]), tuple(line["decisions"]),
+                                      tuple(line.get("cpu", (0.0, 0.0)))))
     return found
 
 
@@ -158,21 +164,23 @@ def row(first: str, second: str, outcomes: Sequence[Outcome]) -> str:
     draws = sum(o.drawn for o in outcomes)
     unfinished = sum(o.unfinished for o in outcomes)
 
-    def per_decision(side: int) -> str:
+    def per_decision(side: int, cpu: bool = False) -> str:
         made = sum(o.decisions[side] for o in outcomes)
-        return f"{sum(o.seconds[side] for o in outcomes) / made:.3f}" if made else "-"
+        spent = sum((o.cpu if cpu else o.seconds)[side] for o in outcomes)
+        return f"{spent / made:.3f}" if made and spent else "-"
 
     rate = wins / n if n else 0.0
     return (f"{first:>24} v {second:<8} {n:>5} {wins:>5} {rate:>6.1%}  "
             f"[{low:.1%}, {high:.1%}]  {draws:>5} {unfinished:>5}   "
-            f"{per_decision(0):>7} {per_decision(1):>7}")
+            f"{per_decision(0):>7} {per_decision(1):>7}   "
+            f"{per_decision(0, True):>7} {per_decision(1, True):>7}")
 
 
 def heading(pack: str, players: int, games: str) -> str:
     return (f"\n{pack}, {players} players, {games} games a pairing, seats swapped every "
             f"other game\n{'agent':>24} v {'opponent':<8} {'games':>5} {'wins':>5} "
             f"{'rate':>6}  {'95% interval':<16} {'draws':>5} {'unfin':>5}   "
-            "s/dec(a) s/dec(o)")
+            "s/dec(a) s/dec(o)  cpu(a)  cpu(o)")
 
 
 def report(results: dict[Job, Outcome]) -> str:
