@@ -61,7 +61,7 @@ def test_the_tree_below_its_answer_is_kept_for_the_seats_next_decision_only(
     there (fewer new iterations); after anyone else's answer it starts afresh."""
     monkeypatch.setattr(mcts, "_settled", lambda *_: False)
     game = Game.new(era, 2, 8, deal_decks(era, 2, 8) or None)
-    search = mcts.make_mcts(4, era.raw, "iters=30:depth=2")
+    search = mcts.make_mcts(4, era.raw, "iters=30:depth=2:reuse=1")
     other = make_agent("greedy", 4, era.raw)
     after_own: list[int] = []
     after_other: list[int] = []
