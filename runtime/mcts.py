@@ -80,13 +80,14 @@ class Settings:
     explore: float = 0.7
     scale: float = 0.0
     reuse: int = 0
+    spread: int = 1
 
     @classmethod
     def parse(cls, text: str) -> Settings:
         """Settings from ``iters=400:seconds=1``; unknown or malformed ones are errors."""
         values: dict[str, Any] = {}
         kinds = {"iters": int, "seconds": float, "depth": int, "explore": float,
-                 "scale": float, "reuse": int}
+                 "scale": float, "reuse": int, "spread": int}
         for part in filter(None, text.split(":")):
             name, sep, raw = part.partition("=")
             if not sep or name not in kinds:
@@ -118,6 +119,8 @@ class MctsAgent:
         self._kept: tuple[int, Any, int, int, Node] | None = None
         self.iterations = 0
         """Iterations run for the last decision (a budget in seconds varies)."""
+        self.root: Node | None = None
+        """The tree of the last decision, for tools that show what the search found."""
 
     def choose(self, game: Game) -> int:
         count = game.option_count()
@@ -150,6 +153,7 @@ class MctsAgent:
             self._iterate(worlds.sample(self.rng), root)
             done += 1
         self.iterations = done - ran
+        self.root = root
         chosen = max(range(count), key=lambda i: (root.visits.get(keys[i], 0),
                                                   _mean(root, keys[i]), -i))
         child = root.children.get(keys[chosen])
@@ -181,6 +185,7 @@ class MctsAgent:
         path: list[tuple[Node, Key, int]] = []
         node = root
         explore = self.settings.explore
+        spread = self.settings.spread
         try:
             while not world.terminal:
                 keys = answer_keys(world)
@@ -190,7 +195,9 @@ class MctsAgent:
                 if fresh:
                     index = fresh[self.rng.below(len(fresh))]
                 else:
-                    index = max(range(len(keys)), key=lambda i: _ucb(node, keys[i], explore))
+                    low, high = _range(node, keys) if spread else (0.0, 1.0)
+                    index = max(range(len(keys)),
+                                key=lambda i: _ucb(node, keys[i], explore, low, high))
                 key = keys[index]
                 path.append((node, key, keys[0][0]))
                 world.apply(index)
@@ -239,9 +246,24 @@ def _mean(node: Node, key: Key) -> float:
     return node.reward.get(key, 0.0) / visits if visits else 0.0
 
 
-def _ucb(node: Node, key: Key, explore: float) -> float:
+def _range(node: Node, keys: list[Key]) -> tuple[float, float]:
+    """The lowest mean of the answers here and how far the highest is above it."""
+    means = [node.reward[key] / node.visits[key] for key in keys]
+    low = min(means)
+    return low, (max(means) - low) or 1.0
+
+
+def _ucb(node: Node, key: Key, explore: float, low: float, spread: float) -> float:
+    """UCB over availability, on means stretched to 0..1 across this decision's answers.
+
+    A decision's answers often differ by a few points of the pack's weights, a sliver of
+    the -1..1 the values live in; unstretched, the exploration term swamps the difference
+    and the search spreads its visits almost evenly (flat Monte Carlo).  Stretching by the
+    spread seen at this decision (``spread=0`` turns it off) keeps ``explore`` meaning the
+    same for every pack and position.
+    """
     visits = node.visits[key]
-    return (node.reward[key] / visits
+    return ((node.reward[key] / visits - low) / spread
             + explore * math.sqrt(math.log(node.available[key]) / visits))
 
 

@@ -81,3 +81,26 @@ def test_the_tree_below_its_answer_is_kept_for_the_seats_next_decision_only(
     assert after_other and all(n == 30 for n in after_other)
     assert after_own and any(n < 30 for n in after_own)
     assert all(0 <= n <= 30 for n in after_own)
+
+
+def test_the_search_spends_its_visits_on_the_answers_that_look_best(era: Tables) -> None:
+    """ERA answers differ by a few points of the weights, a sliver of the -1..1 a value
+    lives in: stretched across each decision's answers, the differences steer the search
+    (the chosen answer takes most visits) instead of being lost in the exploration term
+    (visits spread almost evenly, as with ``spread=0``)."""
+    games = positions(era, 5, 6)
+
+    def shares(spec: str) -> list[float]:
+        found = []
+        for game in games:
+            agent = mcts.make_mcts(9, era.raw, spec)
+            chosen = agent.choose(game.clone())
+            assert agent.root is not None
+            keys = mcts.answer_keys(game)
+            visits = [agent.root.visits.get(key, 0) for key in keys]
+            found.append(visits[chosen] / sum(visits))
+        return found
+
+    stretched, even = shares("iters=60:depth=2"), shares("iters=60:depth=2:spread=0")
+    assert min(stretched) > 0.7
+    assert sum(stretched) > sum(even) + 0.15 * len(games)
