@@ -77,7 +77,7 @@ class Settings:
     iters: int = 200
     seconds: float = 0.0
     depth: int = 4
-    explore: float = 0.7
+    explore: float = 1.4
     scale: float = 0.0
     reuse: int = 0
     spread: int = 1
