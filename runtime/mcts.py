@@ -81,13 +81,15 @@ class Settings:
     scale: float = 0.0
     reuse: int = 0
     spread: int = 1
+    greedy: float = 0.0
 
     @classmethod
     def parse(cls, text: str) -> Settings:
         """Settings from ``iters=400:seconds=1``; unknown or malformed ones are errors."""
         values: dict[str, Any] = {}
         kinds = {"iters": int, "seconds": float, "depth": int, "explore": float,
-                 "scale": float, "reuse": int, "spread": int}
+                 "scale": float, "reuse": int, "spread": int,
+                 "greedy": float}
         for part in filter(None, text.split(":")):
             name, sep, raw = part.partition("=")
             if not sep or name not in kinds:
@@ -208,19 +210,54 @@ class MctsAgent:
                 if child is None:
                     child = node.children[key] = Node()
                 node = child
-            self._playout(world)
         except RulesError:
             pass  # a rules error (or the step budget) in an imagined game ends the playout
+        else:
+            world = self._playout(world)
         values = self._values(world)
         for at, key, player in path:
             at.visits[key] = at.visits.get(key, 0) + 1
             at.reward[key] = at.reward.get(key, 0.0) + values[player]
 
-    def _playout(self, world: Game) -> None:
-        for _ in range(self.settings.depth):
-            if world.terminal:
-                return
-            world.apply(self.rng.below(world.option_count()))
+    def _playout(self, world: Game) -> Game:
+        """Play on for ``depth`` decisions: at random, or (with probability ``greedy``) the
+        answer whose next position the deciding seat's weights like best."""
+        greedy = self.settings.greedy
+        rng = self.rng
+        try:
+            for _ in range(self.settings.depth):
+                if world.terminal:
+                    break
+                count = world.option_count()
+                if greedy and rng.below(1000) < greedy * 1000:
+                    world = self._best_next(world, count)
+                else:
+                    world.apply(rng.below(count))
+        except RulesError:
+            pass  # a rules error (or the step budget) in an imagined game ends the playout
+        return world
+
+    def _best_next(self, world: Game, count: int) -> Game:
+        """The position after the answer the deciding seat's weights like best (ties drawn
+        at random): the greedy agent's one-step taste, as a playout policy."""
+        player = world.current_player()
+        assert player is not None
+        best: list[Game] = []
+        top = -math.inf
+        for index in range(count):
+            trial = world.clone()
+            try:
+                trial.apply(index)
+            except RulesError:
+                continue
+            score = evaluate(trial, player, self.weights)
+            if score > top:
+                top, best = score, [trial]
+            elif score == top:
+                best.append(trial)
+        if not best:
+            raise RulesError("no answer can be played here")
+        return best[self.rng.below(len(best))] if len(best) > 1 else best[0]
 
     def _values(self, world: Game) -> list[float]:
         """Each seat's outcome in -1..1: the true returns when the game is over."""

@@ -104,3 +104,32 @@ def test_the_search_spends_its_visits_on_the_answers_that_look_best(era: Tables)
     stretched, even = shares("iters=60:depth=2"), shares("iters=60:depth=2:spread=0")
     assert min(stretched) > 0.7
     assert sum(stretched) > sum(even) + 0.15 * len(games)
+
+
+def test_a_greedy_playout_takes_the_answer_the_weights_like_best(era: Tables) -> None:
+    """With ``greedy=1`` every playout decision is the deciding seat's best next position
+    by the pack's weights (``greedy=0``, the default, plays at random)."""
+    from decklore.runtime.agents import evaluate
+    from decklore.runtime.rng import Rng
+
+    agent = mcts.make_mcts(3, era.raw, "iters=10:depth=1:greedy=1")
+    random_agent = mcts.make_mcts(3, era.raw, "iters=10:depth=1")
+    picked_best = random_best = 0
+    for game in positions(era, 6, 6):
+        player = game.current_player()
+        assert player is not None
+        scores = []
+        for index in range(game.option_count()):
+            trial = game.clone()
+            trial.apply(index)
+            scores.append(evaluate(trial, player, agent.weights))
+        for search in (agent, random_agent):
+            search.rng = Rng(11)
+            after = search._playout(game.clone())
+            best = evaluate(after, player, agent.weights) == max(scores)
+            if search is agent:
+                assert best
+                picked_best += 1
+            else:
+                random_best += best
+    assert picked_best == 6 and random_best < 6
