@@ -82,6 +82,7 @@ class Settings:
     reuse: int = 0
     spread: int = 1
     greedy: float = 0.0
+    centre: int = 1
 
     @classmethod
     def parse(cls, text: str) -> Settings:
@@ -89,7 +90,7 @@ class Settings:
         values: dict[str, Any] = {}
         kinds = {"iters": int, "seconds": float, "depth": int, "explore": float,
                  "scale": float, "reuse": int, "spread": int,
-                 "greedy": float}
+                 "greedy": float, "centre": int}
         for part in filter(None, text.split(":")):
             name, sep, raw = part.partition("=")
             if not sep or name not in kinds:
@@ -184,6 +185,7 @@ class MctsAgent:
     # --- one iteration --------------------------------------------------------------------
 
     def _iterate(self, world: Game, root: Node) -> None:
+        base = self._worth(world) if self.settings.centre else None
         path: list[tuple[Node, Key, int]] = []
         node = root
         explore = self.settings.explore
@@ -214,7 +216,7 @@ class MctsAgent:
             pass  # a rules error (or the step budget) in an imagined game ends the playout
         else:
             world = self._playout(world)
-        values = self._values(world)
+        values = self._values(world, base)
         for at, key, player in path:
             at.visits[key] = at.visits.get(key, 0) + 1
             at.reward[key] = at.reward.get(key, 0.0) + values[player]
@@ -259,12 +261,20 @@ class MctsAgent:
             raise RulesError("no answer can be played here")
         return best[self.rng.below(len(best))] if len(best) > 1 else best[0]
 
-    def _values(self, world: Game) -> list[float]:
-        """Each seat's outcome in -1..1: the true returns when the game is over."""
+    def _worth(self, world: Game) -> list[float]:
+        return [evaluate(world, p, self.weights) for p in range(world.state.players)]
+
+    def _values(self, world: Game, base: list[float] | None) -> list[float]:
+        """Each seat's outcome in -1..1: the true returns when the game is over, else how
+        much the position gained on the one the iteration started from (``base``), so that
+        a lead built up earlier in the game does not push every answer into the flat end
+        of the squashing curve (``centre=0`` judges the position as it stands)."""
         if world.terminal:
             return world.returns()
-        return [math.tanh(evaluate(world, p, self.weights) / self.scale)
-                for p in range(world.state.players)]
+        worth = self._worth(world)
+        if base is not None:
+            worth = [w - b for w, b in zip(worth, base, strict=True)]
+        return [math.tanh(w / self.scale) for w in worth]
 
 
 def _settled(root: Node, keys: list[Key], left: int) -> bool:

@@ -133,3 +133,19 @@ def test_a_greedy_playout_takes_the_answer_the_weights_like_best(era: Tables) ->
             else:
                 random_best += best
     assert picked_best == 6 and random_best < 6
+
+
+def test_answers_are_judged_by_what_they_gain_not_by_the_lead_already_held(
+        era: Tables) -> None:
+    """Late in a game one seat's weights add up to a lead that squashes to nearly 1 for
+    every answer; judged by the gain since the iteration's start (the default) the answers'
+    values stay where the squashing curve still separates them."""
+    game = positions(era, 5, 6)[-1]
+    means = {}
+    for spec in ("iters=60:depth=2", "iters=60:depth=2:centre=0"):
+        agent = mcts.make_mcts(9, era.raw, spec)
+        agent.choose(game.clone())
+        assert agent.root is not None
+        means[spec] = [mcts._mean(agent.root, key) for key in mcts.answer_keys(game)]
+    assert all(abs(m) < 0.5 for m in means["iters=60:depth=2"])
+    assert any(abs(m) > 0.6 for m in means["iters=60:depth=2:centre=0"])
