@@ -74,14 +74,14 @@ class Settings:
     """How hard the agent searches; ``mcts:iters=400:depth=20`` on the command line.
     ``reuse=1`` keeps the tree below the agent's answer for its next decision."""
 
-    iters: int = 200
+    iters: int = 100
     seconds: float = 0.0
     depth: int = 4
     explore: float = 1.4
     scale: float = 0.0
     reuse: int = 0
     spread: int = 1
-    greedy: float = 0.0
+    greedy: float = 1.0
     centre: int = 1
 
     @classmethod

@@ -101,19 +101,20 @@ def test_the_search_spends_its_visits_on_the_answers_that_look_best(era: Tables)
             found.append(visits[chosen] / sum(visits))
         return found
 
-    stretched, even = shares("iters=60:depth=2"), shares("iters=60:depth=2:spread=0")
+    stretched, even = shares("iters=60:depth=2:greedy=0"), shares(
+        "iters=60:depth=2:greedy=0:spread=0")
     assert min(stretched) > 0.7
     assert sum(stretched) > sum(even) + 0.15 * len(games)
 
 
 def test_a_greedy_playout_takes_the_answer_the_weights_like_best(era: Tables) -> None:
     """With ``greedy=1`` every playout decision is the deciding seat's best next position
-    by the pack's weights (``greedy=0``, the default, plays at random)."""
+    by the pack's weights (``greedy=0`` plays at random)."""
     from decklore.runtime.agents import evaluate
     from decklore.runtime.rng import Rng
 
     agent = mcts.make_mcts(3, era.raw, "iters=10:depth=1:greedy=1")
-    random_agent = mcts.make_mcts(3, era.raw, "iters=10:depth=1")
+    random_agent = mcts.make_mcts(3, era.raw, "iters=10:depth=1:greedy=0")
     picked_best = random_best = 0
     for game in positions(era, 6, 6):
         player = game.current_player()
@@ -142,10 +143,10 @@ def test_answers_are_judged_by_what_they_gain_not_by_the_lead_already_held(
     values stay where the squashing curve still separates them."""
     game = positions(era, 5, 6)[-1]
     means = {}
-    for spec in ("iters=60:depth=2", "iters=60:depth=2:centre=0"):
+    for spec in ("iters=60:depth=2:greedy=0", "iters=60:depth=2:greedy=0:centre=0"):
         agent = mcts.make_mcts(9, era.raw, spec)
         agent.choose(game.clone())
         assert agent.root is not None
         means[spec] = [mcts._mean(agent.root, key) for key in mcts.answer_keys(game)]
-    assert all(abs(m) < 0.5 for m in means["iters=60:depth=2"])
-    assert any(abs(m) > 0.6 for m in means["iters=60:depth=2:centre=0"])
+    assert all(abs(m) < 0.5 for m in means["iters=60:depth=2:greedy=0"])
+    assert any(abs(m) > 0.6 for m in means["iters=60:depth=2:greedy=0:centre=0"])
