@@ -10,7 +10,7 @@ also prints where the time of one game of the first setting goes (cProfile, by c
 time).
 
     python benchmarks/mcts_budget.py
-    python benchmarks/mcts_budget.py --settings iters=200:depth=4,iters=200:depth=24 --profile
+    python benchmarks/mcts_budget.py --settings iters=100,iters=100:greedy=0 --profile
 """
 
 from __future__ import annotations
@@ -58,9 +58,9 @@ def measure(tables: Tables, games: int, settings: str) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--settings", default="iters=200:depth=24:spread=0:explore=0.7,"
-                        "iters=100:depth=4,iters=200:depth=4,iters=400:depth=4,"
-                        "iters=200:depth=4:reuse=1",
+    parser.add_argument("--settings", default="iters=200:depth=24:explore=0.7:spread=0:"
+                        "greedy=0:centre=0,iters=200:greedy=0,iters=50,iters=100,iters=200,"
+                        "iters=100:reuse=1",
                         help="comma-separated mcts settings to compare")
     parser.add_argument("--games", type=int, default=2, help="games a setting plays")
     parser.add_argument("--profile", action="store_true")
