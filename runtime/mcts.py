@@ -3,23 +3,32 @@
 Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012), written for this engine:
 every iteration draws a determinization of the game for the searching seat (hidden cards
 re-dealt, generator re-seeded: ``determinize``), walks one shared tree of decisions down it,
-adds one decision, plays on at random for a few decisions, and backs the outcome up.  The
-tree is keyed by what the decisions are (who decides, the question, the answer's value)
-rather than by position in a list, so an answer means the same thing in every
-determinization; an answer counts as available only in the iterations where it was legal,
-and UCB weighs it by those (the "availability" count), which keeps answers that are rarely
-possible from looking better explored than they are.
+adds one decision, plays on for a few decisions, and backs the outcome up.  The tree is
+keyed by what the decisions are (who decides, the question, the answer's value) rather
+than by position in a list, so an answer means the same thing in every determinization;
+an answer counts as available only in the iterations where it was legal, and UCB weighs
+it by those (the "availability" count), which keeps answers that are rarely possible from
+looking better explored than they are.
 
-Playouts stop after ``depth`` decisions (4: nearly all of an iteration's time is the
-engine running the rules, and longer random playouts cost more than they tell) and are
-judged by the pack's ``ai`` weights (the greedy agent's evaluation) squashed into -1..1; a
-game that ends gives its true returns.  Two shortcuts spend the budget better without
-changing what the search learns: a decision's search stops as soon as the most visited
-answer can no longer be overtaken; and with ``reuse=1``, when the agent's next decision
-follows its own answer with nobody else deciding in between, the subtree below that answer
-is kept and its visits count towards the budget (all from worlds the seat could believe
-then).  Reuse saves about a third of the time but lost ground in ERA (docs/engine.md), so
-it is off by default.
+Nearly all of an iteration's time is the engine running the rules, so the settings are
+about spending few rule steps well (each was measured in ERA, docs/engine.md):
+
+- playouts are short (``depth`` 4) and, by default, greedy: each playout decision is the
+  answer whose next position the deciding seat's ``ai`` weights like best (``greedy``, the
+  chance of that rather than a random answer), since random answers make both seats
+  look worse than they play;
+- a playout's end is judged by the weights, as what each seat gained since the iteration's
+  starting world (``centre``), squashed into -1..1; a game that ends gives its true
+  returns;
+- UCB reads the means of a decision's answers stretched to 0..1 across them (``spread``),
+  because answers differ by a sliver of the -1..1 range and the exploration term would
+  otherwise drown the difference;
+- a decision's search stops as soon as the most visited answer (the one it gives) can no
+  longer be overtaken, which saves time and changes no choice;
+- with ``reuse=1`` the subtree below its answer is kept for the agent's next decision when
+  nobody else decides in between (its statistics come from worlds the seat could believe
+  then); it saves time but lost strength in ERA, so it is off by default.
+
 The agent draws all its randomness from its own seeded generator, so with a budget in
 iterations it plays exactly the same way every time; a budget in seconds stops earlier or
 later with the machine's speed and is for people, not for reproducible simulations.
@@ -71,8 +80,8 @@ def answer_keys(game: Game) -> list[Key]:
 
 @dataclass(frozen=True)
 class Settings:
-    """How hard the agent searches; ``mcts:iters=400:depth=20`` on the command line.
-    ``reuse=1`` keeps the tree below the agent's answer for its next decision."""
+    """How hard and how the agent searches; ``mcts:iters=400:depth=2`` on the command line
+    (the module docstring says what each setting does, docs/engine.md what it costs)."""
 
     iters: int = 100
     seconds: float = 0.0
