@@ -59,7 +59,7 @@ def measure(tables: Tables, games: int, settings: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--settings", default="iters=200:depth=24:explore=0.7:spread=0:"
-                        "greedy=0:centre=0,iters=200:greedy=0,iters=50,iters=100,iters=200,"
+                        "greedy=0:gain=0,iters=200:greedy=0,iters=50,iters=100,iters=200,"
                         "iters=100:reuse=1",
                         help="comma-separated mcts settings to compare")
     parser.add_argument("--games", type=int, default=2, help="games a setting plays")

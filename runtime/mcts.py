@@ -18,7 +18,7 @@ about spending few rule steps well (each was measured in ERA, docs/engine.md):
   chance of that rather than a random answer), since random answers make both seats
   look worse than they play;
 - a playout's end is judged by the weights, as what each seat gained since the iteration's
-  starting world (``centre``), squashed into -1..1; a game that ends gives its true
+  starting world (``gain``), squashed into -1..1; a game that ends gives its true
   returns;
 - UCB reads the means of a decision's answers stretched to 0..1 across them (``spread``),
   because answers differ by a sliver of the -1..1 range and the exploration term would
@@ -91,7 +91,7 @@ class Settings:
     reuse: int = 0
     spread: int = 1
     greedy: float = 1.0
-    centre: int = 1
+    gain: int = 1
 
     @classmethod
     def parse(cls, text: str) -> Settings:
@@ -99,7 +99,7 @@ class Settings:
         values: dict[str, Any] = {}
         kinds = {"iters": int, "seconds": float, "depth": int, "explore": float,
                  "scale": float, "reuse": int, "spread": int,
-                 "greedy": float, "centre": int}
+                 "greedy": float, "gain": int}
         for part in filter(None, text.split(":")):
             name, sep, raw = part.partition("=")
             if not sep or name not in kinds:
@@ -180,10 +180,10 @@ class MctsAgent:
         comes straight after it: the same seat, and no one else has decided in between
         (the engine may have run on, dealing cards; the tree's statistics were gathered in
         worlds this seat could believe then, so they use no hidden card either)."""
-        kept, self._kept = self._kept, None
-        if kept is None:
+        saved, self._kept = self._kept, None
+        if saved is None:
             return None
-        seat, start, at, chosen, child = kept
+        seat, start, at, chosen, child = saved
         log = game.state.log
         if (seat != player or not log or log[0] is not start or len(log) <= at
                 or log[at] != ["decide", player, chosen]
@@ -194,7 +194,7 @@ class MctsAgent:
     # --- one iteration --------------------------------------------------------------------
 
     def _iterate(self, world: Game, root: Node) -> None:
-        base = self._worth(world) if self.settings.centre else None
+        base = self._worth(world) if self.settings.gain else None
         path: list[tuple[Node, Key, int]] = []
         node = root
         explore = self.settings.explore
@@ -253,7 +253,7 @@ class MctsAgent:
         at random): the greedy agent's one-step taste, as a playout policy."""
         player = world.current_player()
         assert player is not None
-        best: list[Game] = []
+        tops: list[Game] = []
         top = -math.inf
         for index in range(count):
             trial = world.clone()
@@ -263,12 +263,12 @@ class MctsAgent:
                 continue
             score = evaluate(trial, player, self.weights)
             if score > top:
-                top, best = score, [trial]
+                top, tops = score, [trial]
             elif score == top:
-                best.append(trial)
-        if not best:
+                tops.append(trial)
+        if not tops:
             raise RulesError("no answer can be played here")
-        return best[self.rng.below(len(best))] if len(best) > 1 else best[0]
+        return tops[self.rng.below(len(tops))] if len(tops) > 1 else tops[0]
 
     def _worth(self, world: Game) -> list[float]:
         return [evaluate(world, p, self.weights) for p in range(world.state.players)]
@@ -277,7 +277,7 @@ class MctsAgent:
         """Each seat's outcome in -1..1: the true returns when the game is over, else how
         much the position gained on the one the iteration started from (``base``), so that
         a lead built up earlier in the game does not push every answer into the flat end
-        of the squashing curve (``centre=0`` judges the position as it stands)."""
+        of the squashing curve (``gain=0`` judges the position as it stands)."""
         if world.terminal:
             return world.returns()
         worth = self._worth(world)

@@ -143,10 +143,10 @@ def test_answers_are_judged_by_what_they_gain_not_by_the_lead_already_held(
     values stay where the squashing curve still separates them."""
     game = positions(era, 5, 6)[-1]
     means = {}
-    for spec in ("iters=60:depth=2:greedy=0", "iters=60:depth=2:greedy=0:centre=0"):
+    for spec in ("iters=60:depth=2:greedy=0", "iters=60:depth=2:greedy=0:gain=0"):
         agent = mcts.make_mcts(9, era.raw, spec)
         agent.choose(game.clone())
         assert agent.root is not None
         means[spec] = [mcts._mean(agent.root, key) for key in mcts.answer_keys(game)]
     assert all(abs(m) < 0.5 for m in means["iters=60:depth=2:greedy=0"])
-    assert any(abs(m) > 0.6 for m in means["iters=60:depth=2:greedy=0:centre=0"])
+    assert any(abs(m) > 0.6 for m in means["iters=60:depth=2:greedy=0:gain=0"])
