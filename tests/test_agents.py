@@ -142,8 +142,8 @@ def test_mcts_settings_are_checked_with_a_clear_message() -> None:
     assert Settings.parse("seconds=1.5").seconds == 1.5
     assert check_agent("mcts:iters=ten") == "mcts setting iters must be a number, not 'ten'"
     assert check_agent("mcts:speed=3") == (
-        "mcts takes iters=N, seconds=N, depth=N, explore=N, scale=N (separated by ':'), "
-        "not 'speed=3'")
+        "mcts takes iters=N, seconds=N, depth=N, explore=N, scale=N, reuse=N, spread=N, "
+        "greedy=N, gain=N (separated by ':'), not 'speed=3'")
     assert check_agent("mcts:iters=0") == "give mcts a budget: iters=N or seconds=S"
     assert check_agent("greedy:iters=3") == "agent 'greedy' takes no settings (only mcts does)"
     assert check_agent("clever") == "no agent 'clever'; agents: random, greedy, mcts"

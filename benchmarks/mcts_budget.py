@@ -1,0 +1,84 @@
+"""What a search budget costs: seconds and iterations per decision for MCTS settings.
+
+Each setting plays a few seeded ERA games against the greedy agent, seats swapped, so its
+decisions are the ones it meets in play, and the tree kept below its own answer
+(``reuse``) is used where a decision follows the agent's own. For each setting it prints
+the seconds a decision (CPU and wall clock, on this machine as loaded as it is now), the
+new iterations a decision, and the share of decisions that ran short of the budget (the
+answer settled early, or the kept tree already held part of it). With ``--profile`` it
+also prints where the time of one game of the first setting goes (cProfile, by cumulative
+time).
+
+    python benchmarks/mcts_budget.py
+    python benchmarks/mcts_budget.py --settings iters=100,iters=100:greedy=0 --profile
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import time
+
+from decklore.cards import bundled_pack
+from decklore.compiler.tools.scenarios import compiled_tables
+from decklore.runtime.agents import make_agent
+from decklore.runtime.game import Game
+from decklore.runtime.mcts import make_mcts
+from decklore.runtime.simulate import deal_decks
+from decklore.runtime.tables import Tables
+
+
+def measure(tables: Tables, games: int, settings: str) -> str:
+    """Seconds and iterations a decision over ``games`` games against greedy, seats swapped."""
+    cpu = wall = 0.0
+    decisions = iterations = settled = 0
+    budget = make_mcts(0, tables.raw, settings).settings.iters
+    for index in range(games):
+        seed = 100 + index
+        game = Game.new(tables, 2, seed, deal_decks(tables, 2, seed) or None)
+        mine = index % 2
+        agent = make_mcts(seed, tables.raw, settings)
+        other = make_agent("greedy", seed, tables.raw)
+        while not game.terminal:
+            if game.current_player() != mine:
+                game.apply(other.choose(game))
+                continue
+            cpu_start, wall_start = time.process_time(), time.perf_counter()
+            choice = agent.choose(game)
+            cpu += time.process_time() - cpu_start
+            wall += time.perf_counter() - wall_start
+            decisions += 1
+            iterations += agent.iterations
+            settled += agent.iterations < budget
+            game.apply(choice)
+    return (f"{settings:>28} {decisions:>9} {cpu / decisions:>9.3f} {wall / decisions:>10.3f} "
+            f"{iterations / decisions:>9.1f} {settled / decisions:>8.0%}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--settings", default="iters=200:depth=24:explore=0.7:spread=0:"
+                        "greedy=0:gain=0,iters=200:greedy=0,iters=50,iters=100,iters=200,"
+                        "iters=100:reuse=1",
+                        help="comma-separated mcts settings to compare")
+    parser.add_argument("--games", type=int, default=2, help="games a setting plays")
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    pack = bundled_pack("era")
+    assert pack is not None
+    tables = compiled_tables(pack)
+    print(f"ERA, the search agent against greedy, {args.games} games a setting, seats "
+          "swapped")
+    print(f"{'settings':>28} {'decisions':>9} {'cpu s/dec':>9} {'wall s/dec':>10} "
+          f"{'iters/dec':>9} {'short':>8}")
+    for settings in args.settings.split(","):
+        print(measure(tables, args.games, settings), flush=True)
+    if args.profile:
+        profile = cProfile.Profile()
+        profile.runcall(measure, tables, 1, args.settings.split(",")[0])
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+"""The strength benchmark spreads a long table over runs: chunks add up to the whole run.
+
+A table of 200 games a pairing takes hours on a shared machine, so the benchmark appends
+each game to a results file, skips the games the file holds, and prints the table of the
+file on demand. These check that two chunks give the table one run gives (games, wins,
+draws; the seconds differ from run to run) and that a game recorded twice counts once.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "strength.py"
+RUN = ["--packs", "era", "--pairings", "greedy-random", "--games", "3"]
+
+
+def _table(output: str) -> list[list[str]]:
+    """The rows of a printed table without their timings (the last columns)."""
+    rows = [line.split() for line in output.splitlines() if " v " in line]
+    return [fields[:10] for fields in rows if fields[3].isdigit()]
+
+
+def _run(*args: str) -> str:
+    done = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True,
+                          text=True, timeout=300, check=True)
+    return done.stdout
+
+
+def test_chunks_of_a_run_add_up_to_the_whole_run(tmp_path: Path) -> None:
+    whole = _table(_run(*RUN))
+    out = tmp_path / "results.jsonl"
+    first = _table(_run(*RUN, "--chunk", "2", "--out", str(out)))
+    assert first[0][3] == "2"  # the first chunk played two games of three
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 2
+    second = _table(_run(*RUN, "--chunk", "2", "--out", str(out)))
+    assert second == whole
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 3  # one new game, not two
+    _run(*RUN, "--out", str(out))  # nothing left to play: the file is unchanged
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 3
+    assert _table(_run("--report", str(out))) == whole
+    lines = out.read_text(encoding="utf-8").splitlines()
+    out.write_text("\n".join([*lines, lines[0]]) + "\n", encoding="utf-8")
+    assert _table(_run("--report", str(out))) == whole  # a game recorded twice counts once
+    part = tmp_path / "part.jsonl"
+    part.write_text(lines[0] + "\n", encoding="utf-8")
+    out.write_text("\n".join(lines[1:]) + "\n", encoding="utf-8")
+    assert _table(_run("--report", str(out), str(part))) == whole  # files add up
