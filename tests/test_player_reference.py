@@ -77,6 +77,17 @@ def _problems(text: str, rules: dict[str, Any]) -> list[str]:
     return problems
 
 
+def _mini_with_rules(tmp_path: Path, rules: str) -> Path:
+    """A copy of the small test pack with ``rules`` as its one rules file."""
+    pack = tmp_path / "mini"
+    shutil.copytree(Path(__file__).parent / "packs" / "mini", pack)
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text() + "rules:\n  - rules/game.rules\n")
+    (pack / "rules").mkdir()
+    (pack / "rules" / "game.rules").write_text(rules)
+    return pack
+
+
 @pytest.mark.parametrize("pack", BUNDLED)
 def test_the_player_reference_reads_as_english(pack: str) -> None:
     tables = _tables(pack)
@@ -322,12 +333,7 @@ def test_outcomes_and_the_score_take_a_wording(tmp_path: Path) -> None:
         'tiebreak: -p.gold\n')
     diags = Diagnostics()
     assert format_program(parse_rules(rules, "game.rules", diags)) == rules
-    pack = tmp_path / "mini"
-    shutil.copytree(Path(__file__).parent / "packs" / "mini", pack)
-    manifest = pack / "pack.yaml"
-    manifest.write_text(manifest.read_text() + "rules:\n  - rules/game.rules\n")
-    (pack / "rules").mkdir()
-    (pack / "rules" / "game.rules").write_text(rules)
+    pack = _mini_with_rules(tmp_path, rules)
     text = to_text(player_reference(compile_pack(pack).tables) or pytest.fail("no rules"))
     assert "- WIN: as soon as you hold 3 gold." in text
     assert "- SCORE: the richest player wins. Ties go to the fewest gold." in text
@@ -364,13 +370,7 @@ def test_a_placeholder_can_speak_of_some_player_counts_only(tmp_path: Path) -> N
         'round:\n'
         '  turn:\n'
         '    gain 1 gold\n')
-    pack = tmp_path / "mini"
-    shutil.copytree(Path(__file__).parent / "packs" / "mini", pack)
-    manifest = pack / "pack.yaml"
-    manifest.write_text(manifest.read_text() + "rules:\n  - rules/game.rules\n")
-    (pack / "rules").mkdir()
-    (pack / "rules" / "game.rules").write_text(rules)
-    result = compile_pack(pack)
+    result = compile_pack(_mini_with_rules(tmp_path, rules))
     assert [d.code for d in result.warnings] == []
     reference = player_reference(result.tables) or pytest.fail("no rules")
     text = to_text(reference)

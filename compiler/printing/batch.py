@@ -45,20 +45,14 @@ def make_pdfs(tables: dict[str, Any], jobs: Sequence[PdfJob], options: Any, engi
 
     An error in any sheet (a ``PdfError``, a ``LayoutError``, a ``SheetError``) is raised
     here as it would be without workers; the sheets still being made are abandoned."""
-    from decklore.compiler.printing.card_pdf import sheet_pdf
-
-    def one(index: int) -> bytes:
-        return sheet_pdf(tables, jobs[index].sheet, jobs[index].html, options, engine,
-                         templates)
-
     workers = min(workers, len(jobs))
-    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        for index in range(len(jobs)):
-            yield index, one(index)
-        return
     _SHARED.update(tables=tables, jobs=jobs, options=options, engine=engine,
                    templates=templates)
     try:
+        if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+            for index in range(len(jobs)):
+                yield index, _work(index)
+            return
         # The biggest sheets first, so a late big one does not finish alone.
         order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i].html))
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) \
@@ -78,7 +72,7 @@ def make_pdfs(tables: dict[str, Any], jobs: Sequence[PdfJob], options: Any, engi
 
 
 def _work(index: int) -> bytes:
-    """In a forked worker: the PDF of job ``index``, from what the build shared."""
+    """The PDF of job ``index``, from what the build shared (in a forked worker, or here)."""
     from decklore.compiler.printing.card_pdf import sheet_pdf
 
     job = _SHARED["jobs"][index]

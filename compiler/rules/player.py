@@ -20,13 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from decklore.compiler.rules.english import English, Step, _limit
+from decklore.compiler.rules.says import PLACEHOLDER as _FILLED
 
 IR = dict[str, Any]
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
-# ``{name}``, or ``{name:2-4}`` for a value that applies only to 2 to 4 players (a solo
-# mode that sets it another way, say): the wording and the table show only those counts.
-_FILLED = re.compile(r"\{([a-z_][a-z0-9_]*)(?::([0-9]+)(?:-([0-9]+))?)?\}")
 _DOUBLED = re.compile(r"\b(\w+)(\s+)\1\b", re.IGNORECASE)
 _MAX_FOLD = 4  # statements an unworded helper action may have to be folded into its caller
 

@@ -19,6 +19,8 @@ from decklore.compiler.diagnostics import Diagnostics
 from decklore.compiler.rules.nodes import Says
 
 IR = dict[str, Any]
+# ``{name}``, or ``{name:2-4}`` for a value that applies only to 2 to 4 players (a solo
+# mode that sets it another way, say): the player reference shows only those counts.
 PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)(?::([0-9]+)(?:-([0-9]+))?)?\}")
 
 
