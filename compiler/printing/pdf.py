@@ -70,8 +70,11 @@ def _weasyprint(html: str) -> bytes:
     return data
 
 
-def weasyprint_document(html: str) -> Any:
-    """The sheet laid out by WeasyPrint (its pages say where each element with an id went)."""
+def weasyprint_document(html: str, theme_written_out: bool = True) -> Any:
+    """The sheet laid out by WeasyPrint (its pages say where each element with an id went).
+
+    The theme's colours are written into the CSS first (``css_vars``): the same pages,
+    laid out faster; ``theme_written_out=False`` is for the test that shows they are."""
     if len(html) > MAX_HTML_CHARS:
         raise PdfError(f"the sheet is {len(html):,} characters of HTML, more than the "
                        f"{MAX_HTML_CHARS:,} a PDF is made from; print it as HTML, or with "
@@ -81,6 +84,10 @@ def weasyprint_document(html: str) -> Any:
     except ImportError as exc:  # pragma: no cover - weasyprint is a dependency
         raise PdfError(f"WeasyPrint is not available ({exc}); install decklore's "
                        "dependencies, or use --engine chromium") from None
+    if theme_written_out:
+        from decklore.compiler.printing.css_vars import inline_root_properties
+
+        html = inline_root_properties(html)
     return weasyprint.HTML(string=html, url_fetcher=_fetcher(),
                            base_url="about:blank").render()
 

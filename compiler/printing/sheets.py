@@ -97,10 +97,9 @@ class _Icons:
         row = self.by_id.get(symbol)
         if row is None:
             return Markup("")
-        if self.placeholders:
-            return Markup(f'<span class="icon" title="{escape(row["name"])}"><i class='
-                          f'"{ICON_MARK}{" dim" if dim else ""}" data-symbol='
-                          f'"{escape(row["id"])}"></i></span>')
+        if self.placeholders:  # the icon's own box is the marker: one element, not two
+            return Markup(f'<span class="icon {ICON_MARK}{" dim" if dim else ""}" '
+                          f'data-symbol="{escape(row["id"])}"></span>')
         # The compiler refused scripts, links and event attributes in icons (paths.read_icon).
         return Markup(f'<span class="icon" title="{escape(row["name"])}">{row["icon_svg"]}'
                       "</span>")
@@ -430,7 +429,7 @@ def card_sheet_parts(tables: dict[str, Any], options: PrintOptions,
 
     def number(match: re.Match[str]) -> str:
         marks.append((html_unescape(match.group(2)), bool(match.group(1))))
-        return f'<i class="{ICON_MARK}" id="{ICON_MARK}-{len(marks) - 1}"'
+        return f'<span class="icon" id="{ICON_MARK}-{len(marks) - 1}"'
 
     faces_html = _MARK.sub(number, faces_html)
     face_boxes = layout.face_boxes()
@@ -451,7 +450,7 @@ def card_sheet_parts(tables: dict[str, Any], options: PrintOptions,
                           {row["id"]: str(row["icon_svg"]) for row in tables["symbols"]})
 
 
-_MARK = re.compile(f'<i class="{ICON_MARK}( dim)?" data-symbol="([^"]*)"')
+_MARK = re.compile(f'<span class="icon {ICON_MARK}( dim)?" data-symbol="([^"]*)"')
 
 
 def list_rows(tables: dict[str, Any]) -> list[dict[str, Any]]:
