@@ -1,0 +1,309 @@
+"""Statement blocks as generated Python: one function per block, the run loop's fast path.
+
+The interpreter (``machine.Machine.run``) visits the loop once per statement: it reads the
+top frame, counts a step, looks the handler up by kind, and the handler reads every part
+of the statement out of a dictionary.  A block's statements are known when the program is
+built, so this module writes each block as one Python function (a *runner*) that runs the
+statements from the frame's ``pc`` in a row, with each statement's parts bound as names
+of the module and its constants (counter names, whose turn a flag is for, where a card
+goes) written into the source.  ``docs/design/compiled-rules.md`` (Round 5) has the
+figures that chose this shape.
+
+A runner is the interpreter, unrolled; every promise of the loop holds statement by
+statement:
+
+- **Steps.**  The loop counts the step of the statement it hands over; the runner counts
+  one more before each further statement it runs, before the end of the block (the visit
+  that pops it) and before a branch it enters, and stops the game at the same step when
+  the budget runs out.
+- **Where it stops.**  After each statement the runner goes back to the loop when a
+  decision is pending, the game is over, or the statement pushed a frame (a call, a loop,
+  a trigger): the loop then does what it did before (a forced offer resolved where it
+  was).  Otherwise it checks the outcomes if the statement changed the world, as the loop
+  would, and goes on.
+- **Resumable.**  ``pc`` is moved past each statement as it starts, as the handlers do, so
+  a decision, an error or the budget leaves the frame stack exactly as the interpreter
+  would.  An ``if`` or ``as`` pushes its branch as a frame as before, and then runs the
+  branch's runner at once (the visit the loop would make next): nesting is fixed by the
+  rules' text, so the Python stack stays shallow.
+- **Errors name the rules line.**  Each statement's ``at`` is a constant of its code, and
+  the same errors are raised with the same words as in the loop.
+
+Statements the generator does not write (decisions, payments, draws, reveals, stacks,
+calls with a use limit, ``fail``) call their interpreter handler, with the same checks
+around them.  ``DECKLORE_GENERATED=0`` turns runners off with the generated expressions
+(``codegen``); ``tests/test_blockgen.py`` plays pinned seeds both ways and compares
+step counts, frames and logs at every decision.
+
+As in ``codegen``, no pack text becomes code: every value from the pack enters the source
+as ``repr`` of a plain ``int``, ``str``, ``bool`` or ``None`` after an exact type check
+(``codegen._literal``), otherwise the statement goes through its handler; every name in
+the source is one this module made (``k3`` a runner, ``x5`` a compiled part, a handler or
+a statement handed to it) or a local of a runner; the module runs with empty
+``__builtins__``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from decklore.runtime import outcomes
+from decklore.runtime.codegen import _literal
+from decklore.runtime.expressions import RulesError, as_list
+from decklore.runtime.frames import Block, Each, Repeat, UntilPass, While
+
+if TYPE_CHECKING:
+    from decklore.runtime.program import Program, Stmt
+
+Runner = Callable[[Any, Block], None]
+"""A block's generated function: the game and the block frame on top of the stack."""
+
+
+def _endless(at: str) -> RulesError:
+    return RulesError("a definition calls itself without end", at)
+
+
+def _wrong_kind(exc: TypeError, at: str) -> RulesError:
+    return RulesError(f"a value is missing or of the wrong kind ({exc})", at)
+
+
+def _owner(of: Any, name: str) -> Any:
+    """Whose counter or flag a statement changes, as ``statements._owner`` says it."""
+    if of is None:
+        raise RulesError(f"'{name}' of none: the card or player it belongs to is "
+                         "missing here (an empty zone's top card?)")
+    return of
+
+
+def _no_player() -> RulesError:
+    return RulesError("'as' names no player (none)")
+
+
+_HELPERS: dict[str, Any] = {
+    "RulesError": RulesError, "RecursionError": RecursionError, "TypeError": TypeError,
+    "isinstance": isinstance, "list": list, "dict": dict, "Block": Block, "Each": Each,
+    "Repeat": Repeat, "While": While, "UntilPass": UntilPass, "AS_LIST": as_list,
+    "CHECK": outcomes.check_outcomes, "ENDLESS": _endless, "WRONG_KIND": _wrong_kind,
+    "OWNER": _owner, "NO_PLAYER": _no_player,
+}
+"""Every name a runner may use besides its own runners, parts and handlers."""
+
+PASSED_NAMES = frozenset(_HELPERS)
+"""The names :func:`generate` hands the module besides those it numbers itself."""
+
+
+@dataclass(frozen=True, slots=True)
+class Runners:
+    """A program's generated block functions and their source."""
+
+    source: str
+    runners: list[Runner]
+    """One per block, by block number."""
+    written: int
+    """How many statements the source writes out (the others call their handler)."""
+    handled: int
+    """How many statements call their interpreter handler."""
+
+
+_STOP = ("if state.pending is not None or frames[-1] is not f "
+         'or info["result"] is not None:')
+_STEP = ['info["steps"] = steps = info["steps"] + 1', "if steps > budget:",
+         "    g._out_of_steps()"]
+
+
+class _Writer:
+    """The source of every block's runner."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self.names: dict[str, Any] = {}
+        self.ids: dict[int, str] = {}
+        self.lines: list[str] = []
+        self.written = 0
+        self.handled = 0
+
+    def part(self, value: Any) -> str:
+        """A compiled part (an expression, a place) as a module name (``x5``)."""
+        known = self.ids.get(id(value))
+        if known is not None:
+            return known
+        name = f"x{len(self.ids)}"
+        self.ids[id(value)] = name
+        self.names[name] = value
+        return name
+
+    def module(self) -> str:
+        self.lines.append("# generated by decklore.runtime.blockgen from the pack's blocks")
+        for number, code in enumerate(self.program.blocks):
+            self.block(number, code)
+        return "\n".join(self.lines) + "\n"
+
+    def block(self, number: int, code: list[int]) -> None:
+        out = self.lines
+        out += ["", f"def k{number}(g, f):", "    pc = f.pc", "    state = g.state",
+                "    frames = state.frames", f"    if pc >= {len(code)}:",
+                "        frames.pop()", "        return",
+                "    info = state.info", "    env = f.env", '    budget = info["budget"]']
+        for index, sid in enumerate(code):
+            stmt = self.program.stmts[sid]
+            out.append(f"    if pc <= {index}:")
+            body, after, handled = self.statement(sid, stmt)
+            at = _literal(stmt.at) if type(stmt.at) is str else None
+            if at is None:
+                at = f"{self.part(stmt)}.at"
+            if not handled:  # a handler moves pc on itself (not while it asks)
+                out.append(f"        f.pc = {index + 1}")
+            out.append("        try:")
+            out += [f"            {line}" for line in body]
+            out += ["        except RulesError as exc:", "            if exc.at is None:",
+                    f"                exc.at = {at}", "            raise",
+                    "        except RecursionError:", f"            raise ENDLESS({at}) from None",
+                    "        except TypeError as exc:",
+                    f"            raise WRONG_KIND(exc, {at}) from None"]
+            out += [f"        {line}" for line in after]
+            out += [f"        {_STOP}", "            return", "        if g._dirty:",
+                    "            g._dirty = False", "            CHECK(g)",
+                    '            if info["result"] is not None:', "                return"]
+            out += [f"        {line}" for line in _STEP]
+        out.append("    frames.pop()")
+
+    # --- statements -------------------------------------------------------------------
+
+    def statement(self, sid: int, stmt: Stmt[Any]) -> tuple[list[str], list[str], bool]:
+        """The lines that run one statement (inside its ``try``), those after it (a
+        branch entered: outside, so that the branch's errors keep their own line), and
+        whether the statement goes through its interpreter handler."""
+        written = self.write(sid, stmt)
+        if written is None:
+            self.handled += 1
+            from decklore.runtime.machine import HANDLERS  # which imports the program
+
+            handler = self.part(HANDLERS[stmt.do])
+            return [f"{handler}(g, {self.part(stmt)}, f)"], [], True
+        self.written += 1
+        return (*written, False)
+
+    def write(self, sid: int, stmt: Stmt[Any]) -> tuple[list[str], list[str]] | None:
+        do, x = stmt.do, stmt.x
+        p = self.part
+        if do == "move":
+            if x["position"] == "depth":
+                return None
+            face = None if x["facing"] is None else x["facing"] == "up"
+            top = None if x["position"] is None else x["position"] == "top"
+            return [f"cards = AS_LIST({p(x['what'])}(g, env))",
+                    f"zone, player = {p(x['to'])}(g, env)",
+                    "for card in cards:",
+                    f"    g.move(card, zone, player, top={top!r}, face_up={face!r})"], []
+        if do == "shuffle":
+            return [f"zone, player = {p(x['zone'])}(g, env)", "g.shuffle(zone, player)"], []
+        if do in ("gain", "spend", "set", "clear"):
+            return self.mark(stmt)
+        if do == "let":
+            name = _literal(x["name"])
+            if type(x["name"]) is not str or name is None:
+                return None
+            return [f"value = {p(x['value'])}(g, env)",
+                    f"env[{name}] = list(value) if isinstance(value, list) else value"], []
+        if do == "call":
+            return self.call(stmt)
+        if do == "end":
+            period = _literal(x["period"])
+            if period is None:
+                return None
+            return [f"g.end_period({period})"], []
+        if do == "log":
+            message = _literal(x["message"])
+            if type(x["message"]) is not str or message is None:
+                return None
+            return [f"g.log_event('say', {message})"], []
+        if do == "if":
+            return self.branch(stmt)
+        if do == "as":
+            body = x["body"]
+            return ([f"player = {p(x['player'])}(g, env)", "if player is None:",
+                     "    raise NO_PLAYER()", f"c = Block({body}, 0, dict(env), None, player)",
+                     f"run = k{body}"], self.enter())
+        if do == "for_each":
+            return [f"items = AS_LIST({p(x['items'])}(g, env))", "if items:",
+                    f"    frames.append(Each({sid}, items, 0, dict(env)))"], []
+        if do == "repeat":
+            return [f"times = {p(x['times'])}(g, env) or 0", "if times > 0:",
+                    f"    frames.append(Repeat({sid}, times, dict(env)))"], []
+        if do == "repeat_while":
+            return [f"frames.append(While({sid}, dict(env)))"], []
+        if do == "repeat_until_pass":
+            return [f"frames.append(UntilPass({sid}, dict(env)))"], []
+        return None
+
+    def mark(self, stmt: Stmt[Any]) -> tuple[list[str], list[str]] | None:
+        """``gain``, ``spend``, ``set`` and ``clear`` of a counter or flag."""
+        do, x = stmt.do, stmt.x
+        name = _literal(x["name"])
+        if type(x["name"]) is not str or name is None:
+            return None
+        owner = "of = None" if x["of"] is None else (
+            f"of = OWNER({self.part(x['of'])}(g, env), {name})")
+        if do in ("gain", "spend"):
+            sign = "+" if do == "gain" else "-"
+            return [f"amount = {self.part(x['amount'])}(g, env) or 0", owner,
+                    f"value = g.counter_value({name}, of)",
+                    f"g.change_counter({name}, of, value {sign} amount)"], []
+        if x["kind"] == "flag":
+            return [owner, f"g.change_flag({name}, of, {do == 'set'!r})"], []
+        if do == "set":
+            value = f"{self.part(x['value'])}(g, env)" if x["value"] else "1"
+            return [owner, f"g.change_counter({name}, of, {value})"], []
+        spec = self.program.counters.get(x["name"])
+        start = _literal(spec["start"]) if spec is not None else None
+        if spec is None or type(spec["start"]) is not int or start is None:
+            return None
+        return [owner, f"g.change_counter({name}, of, {start})"], []
+
+    def call(self, stmt: Stmt[Any]) -> tuple[list[str], list[str]] | None:
+        """An action without a use limit: its body pushed with the arguments bound."""
+        x = stmt.x
+        action = self.program.actions.get(x["action"])
+        if action is None or action["limit"] or len(action["params"]) != len(x["args"]):
+            return None
+        keys = [_literal(name) if type(name) is str else None for name in action["params"]]
+        if any(k is None for k in keys):
+            return None
+        pairs = ", ".join(f"{k}: {self.part(a)}(g, env)"
+                          for k, a in zip(keys, x["args"], strict=True))
+        return [f"frames.append(Block({action['body']}, 0, {{{pairs}}}))"], []
+
+    def branch(self, stmt: Stmt[Any]) -> tuple[list[str], list[str]]:
+        """An ``if``: the first branch whose condition holds (or ``else``) is entered."""
+        x = stmt.x
+        lines: list[str] = []
+        for number, (cond, then) in enumerate(x["branches"]):
+            lines += [f"{'if' if number == 0 else 'elif'} {self.part(cond)}(g, env):",
+                      f"    c = Block({then}, 0, dict(env))", f"    run = k{then}"]
+        if lines:
+            lines.append("else:")
+        otherwise = x["otherwise"]
+        chosen = ["c = None"] if otherwise is None else [
+            f"c = Block({otherwise}, 0, dict(env))", f"run = k{otherwise}"]
+        lines += [f"    {line}" for line in chosen] if lines else chosen
+        return lines, self.enter(optional=True)
+
+    def enter(self, *, optional: bool = False) -> list[str]:
+        """Push the branch ``c`` and run it at once: the loop's next visit, step and all."""
+        lines = ["frames.append(c)", *_STEP, "run(g, c)"]
+        if optional:
+            return ["if c is not None:", *[f"    {line}" for line in lines]]
+        return lines
+
+
+def generate(program: Program) -> Runners:
+    """Write, compile and run the runners of every block of a program."""
+    writer = _Writer(program)
+    source = writer.module()
+    namespace: dict[str, Any] = {"__builtins__": {}, **_HELPERS, **writer.names}
+    code = compile(source, f"<blocks of {program.tables.content_hash[:19]}>", "exec")
+    exec(code, namespace)  # the source holds no pack text: see the module docstring
+    runners = [namespace[f"k{number}"] for number in range(len(program.blocks))]
+    return Runners(source, runners, writer.written, writer.handled)

@@ -1,0 +1,178 @@
+"""Generated block functions (``runtime/blockgen.py``) run the rules exactly as the loop does.
+
+A runner runs a block's statements in a row where the interpreter visits its loop once per
+statement.  These tests hold it to the interpreter, with the same program and generated
+expressions both ways (only the runners switched off): the same step count, frame stack,
+pending question and log at every decision of seeded games of every kind of pack; the
+same step, log and message when the budget stops a game, for every budget up to a few
+hundred steps; the same error, naming the same rules line, with the frames left where the
+interpreter leaves them; and no pack text in the generated source.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from test_codegen import HOSTILE, _retabled
+from test_log_hashes import UNO, tables_of
+
+from decklore.compiler.cache import TableCache
+from decklore.compiler.pipeline import compile_pack
+from decklore.runtime import blockgen
+from decklore.runtime.agents import RandomAgent
+from decklore.runtime.expressions import RulesError
+from decklore.runtime.frames import frame_to_json
+from decklore.runtime.game import Game
+from decklore.runtime.program import Program, program_for
+from decklore.runtime.simulate import deal_decks
+from decklore.runtime.tables import Tables
+
+
+@contextmanager
+def runners(program: Program, on: bool) -> Iterator[None]:
+    """Run this program's games with its block functions on or off."""
+    kept = program.blocks_generated
+    assert kept is not None
+    program.blocks_generated = kept if on else None
+    try:
+        yield
+    finally:
+        program.blocks_generated = kept
+
+
+def _position(game: Game) -> Any:
+    state = game.state
+    return (state.info["steps"], [frame_to_json(f) for f in state.frames],
+            json.dumps(state.pending, sort_keys=True), len(state.log), state.info["result"])
+
+
+def _trace(tables: Tables, players: int, seed: int, budget: int, on: bool) -> list[Any]:
+    """Where the game stands after every decision of seeded random play (and how it ended)."""
+    program = program_for(tables)
+    with runners(program, on):
+        game = Game.prepare(tables, players, seed,
+                            deal_decks(tables, players, seed) or None, budget=budget)
+        agent = RandomAgent(seed)
+        trace = []
+        try:
+            game.resume()
+            trace.append(_position(game))
+            while not game.terminal:
+                game.apply(agent.choose(game))
+                trace.append(_position(game))
+        except RulesError as exc:
+            trace.append((type(exc).__name__, str(exc), exc.at, _position(game)))
+        trace.append(game.log_hash())
+    return trace
+
+
+@pytest.mark.parametrize(("pack", "players", "seed"), [
+    ("era", 2, 1), ("era", 3, 2), ("era-of-kingdoms", 3, 3), ("era-of-kingdoms-trade-route", 2, 4),
+    ("renaissance", 2, 5), ("rise-of-empires", 2, 6), ("embers-of-empire", 4, 7), ("uno", 3, 8)])
+def test_every_decision_finds_the_game_where_the_interpreter_does(
+        pack: str, players: int, seed: int) -> None:
+    tables = tables_of(pack)
+    on = _trace(tables, players, seed, 6000, True)
+    off = _trace(tables, players, seed, 6000, False)
+    assert len(on) > 10
+    assert on == off
+
+
+@pytest.mark.parametrize("pack", ["era", "uno"])
+def test_the_budget_stops_the_game_at_the_same_step(pack: str) -> None:
+    """Every budget from 1 to 400 steps: the same step, log, message and place both ways
+    (a budget can run out inside a block, before its end or before a branch)."""
+    tables = tables_of(pack)
+    for budget in range(1, 401):
+        on = _trace(tables, 2, 3, budget, True)
+        off = _trace(tables, 2, 3, budget, False)
+        assert on == off, budget
+        assert on[-2][0] == "StepBudgetExceeded", budget
+
+
+def _uno_with(statements: list[dict[str, Any]]) -> Tables:
+    """Uno whose first turn starts with these statements (then the turn as written)."""
+    raw = json.loads(compile_pack(UNO, cache=TableCache()).data)
+
+    def visit(node: Any) -> bool:
+        if isinstance(node, dict):
+            if node.get("kind") == "turn":
+                node["start"] = [*statements, *(node.get("start") or [])]
+                return True
+            return any(visit(v) for v in node.values())
+        if isinstance(node, list):
+            return any(visit(v) for v in node)
+        return False
+    assert visit(raw["rules"]["flow"])
+    return _retabled(raw)
+
+
+AT = "rules/uno.rules:77"
+
+
+@pytest.mark.parametrize("bad", [
+    {"do": "gain", "at": AT, "kind": "counter", "name": "score",
+     "amount": {"op": "add", "a": {"op": "none"}, "b": {"op": "int", "value": 1}}},
+    {"do": "if", "at": AT, "branches": [{"when": {"op": "mul", "a": {"op": "text", "value": "x"},
+                                                  "b": {"op": "int", "value": 1}},
+                                         "then": []}]},
+    {"do": "repeat", "at": AT, "times": {"op": "text", "value": "x"}, "body": []},
+    {"do": "fail", "at": AT, "message": "stop here"},
+], ids=["none-plus-one", "text-times-one", "repeat-text", "fail"])
+def test_an_error_mid_block_reads_and_stands_as_in_the_interpreter(bad: dict[str, Any]) -> None:
+    good = {"do": "log", "at": "rules/uno.rules:76", "message": "first"}
+    tables = _uno_with([good, bad])
+    program = program_for(tables)
+    seen = []
+    for on in (True, False):
+        with runners(program, on):
+            game = Game.prepare(tables, 2, 1)
+            with pytest.raises(RulesError) as caught:
+                game.resume()
+            seen.append((str(caught.value), _position(game)))
+    assert seen[0] == seen[1]
+    assert seen[0][0].startswith(AT + ": ")
+    assert _trace(tables, 2, 1, 1000, True) == _trace(tables, 2, 1, 1000, False)
+
+
+def test_most_statements_of_the_bundled_packs_are_written_out() -> None:
+    """Decisions and a few rare statements go through their handler; the rest is source."""
+    for pack in ("era", "era-of-kingdoms", "uno"):
+        generated = Program(tables_of(pack), generated=True).blocks_generated
+        assert generated is not None
+        assert generated.written > 3 * generated.handled, pack
+
+
+def test_no_runners_without_generated_code() -> None:
+    assert Program(tables_of("uno"), generated=False).blocks_generated is None
+
+
+NAMES = re.compile(r"[kx][0-9]+|g|f|pc|state|frames|info|env|budget|steps|exc|c|run|cards"
+                   r"|card|zone|player|amount|of|value|items|times")
+"""The identifiers the block generator writes: numbered names and its runners' locals."""
+
+
+def test_hostile_names_and_strings_stay_data_in_blocks() -> None:
+    tables = _uno_with([
+        {"do": "log", "at": HOSTILE, "message": HOSTILE},
+        {"do": "let", "at": HOSTILE, "name": HOSTILE, "value": {"op": "int", "value": 1}}])
+    program = Program(tables, generated=True)
+    generated = program.blocks_generated
+    assert generated is not None
+    tree = ast.parse(generated.source)
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    names |= {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    names |= {a.arg for n in ast.walk(tree) if isinstance(n, ast.arguments) for a in n.args}
+    assert {n for n in names if not NAMES.fullmatch(n)} <= blockgen.PASSED_NAMES
+    strings = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)}
+    assert HOSTILE in strings
+    scope = generated.runners[0].__globals__
+    assert scope["__builtins__"] == {}
+    game = Game.new(tables, 2, 1)
+    assert ["say", HOSTILE] in game.state.log
