@@ -76,6 +76,7 @@ class Machine(World):
         budget = info["budget"]
         generated = self.program.blocks_generated
         runners = None if generated is None else generated.runners
+        visits = None if generated is None else generated.flows
         # "not state.pending": a pending decision is never empty, and the checker then
         # keeps its type below, where a handler may have set it.
         while not state.pending and info["result"] is None and self.paused is None:
@@ -108,6 +109,8 @@ class Machine(World):
                     except TypeError as exc:
                         raise RulesError(f"a value is missing or of the wrong kind ({exc})",
                                          stmt.at) from None
+            elif visits is not None and type(frame) is FlowFrame:
+                visits[frame.flow](self, frame)
             else:
                 frame_handlers[type(frame)](self, frame)
             if self._dirty:

@@ -16,6 +16,7 @@ import json
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -48,8 +49,8 @@ def runners(program: Program, on: bool) -> Iterator[None]:
 
 def _position(game: Game) -> Any:
     state = game.state
-    return (state.info["steps"], [frame_to_json(f) for f in state.frames],
-            json.dumps(state.pending, sort_keys=True), len(state.log), state.info["result"])
+    return (json.dumps(state.info, sort_keys=True), [frame_to_json(f) for f in state.frames],
+            json.dumps(state.pending, sort_keys=True), len(state.log))
 
 
 def _trace(tables: Tables, players: int, seed: int, budget: int, on: bool) -> list[Any]:
@@ -94,6 +95,7 @@ def test_the_budget_stops_the_game_at_the_same_step(pack: str) -> None:
         off = _trace(tables, 2, 3, budget, False)
         assert on == off, budget
         assert on[-2][0] == "StepBudgetExceeded", budget
+        assert f'"steps": {budget + 1},' in on[-2][3][0], budget
 
 
 def _uno_with(statements: list[dict[str, Any]]) -> Tables:
@@ -153,8 +155,8 @@ def test_no_runners_without_generated_code() -> None:
     assert Program(tables_of("uno"), generated=False).blocks_generated is None
 
 
-NAMES = re.compile(r"[kx][0-9]+|g|f|pc|state|frames|info|env|budget|steps|exc|c|run|cards"
-                   r"|card|zone|player|amount|of|value|items|times")
+NAMES = re.compile(r"[kvx][0-9]+|g|f|pc|state|frames|info|env|budget|steps|exc|c|run|cards"
+                   r"|card|zone|player|amount|of|value|items|times|stage|pushed|child")
 """The identifiers the block generator writes: numbered names and its runners' locals."""
 
 
@@ -176,3 +178,55 @@ def test_hostile_names_and_strings_stay_data_in_blocks() -> None:
     assert scope["__builtins__"] == {}
     game = Game.new(tables, 2, 1)
     assert ["say", HOSTILE] in game.state.log
+
+
+@pytest.mark.parametrize("pack", ["era", "uno"])
+def test_a_pause_point_stops_where_the_interpreter_stops(pack: str) -> None:
+    """Each flow block as a pause point: the game stops before it with the same frames, and
+    goes on from there alike (the generated visit of a flow checks the pause first)."""
+    tables = tables_of(pack)
+    program = program_for(tables)
+    for name in sorted({flow.name for flow in program.flows}):
+        seen = []
+        for on in (True, False):
+            with runners(program, on):
+                game = Game.prepare(tables, 2, 5)
+                game.pause_at = {name}
+                game.resume()
+                agent = RandomAgent(5)
+                stops = []
+                for _ in range(30):
+                    stops.append((game.paused, _position(game)))
+                    if game.terminal:
+                        break
+                    if game.paused is not None:
+                        game.resume()
+                    else:
+                        game.apply(agent.choose(game))
+                seen.append(stops)
+        assert seen[0] == seen[1], name
+        assert any(paused == name for paused, _ in seen[0]) or name == "setup", name
+
+
+def test_a_limit_per_phase_is_used_up_in_its_phase_only(tmp_path: Path) -> None:
+    """The language's rule for limits: "the action may run only that often in each period"
+    (docs/rules-language.md); a phase written out by the generator ends its uses too."""
+    from test_engine import choose, descriptions, play
+
+    game = play(tmp_path, """
+round:
+  turn:
+    phase act:
+      repeat 2 times:
+        choose one "Act":
+          option earn "Earn a point" once per phase:
+            gain 1 points
+          option rest "Rest":
+            gain 1 gold
+win p when p.points >= 2
+""")
+    assert game.program.blocks_generated is not None
+    choose(game, "Earn a point")
+    # Only Rest was left in this phase, so it was forced; the next phase is seat 2's.
+    assert game.state.counters["gold"] == [1, 0] and game.current_player() == 1
+    assert descriptions(game) == ["Earn a point", "Rest"]
