@@ -87,6 +87,7 @@ _HELPERS: dict[str, Any] = {
     "Repeat": Repeat, "While": While, "UntilPass": UntilPass, "AS_LIST": as_list,
     "CHECK": outcomes.check_outcomes, "ENDLESS": _endless, "WRONG_KIND": _wrong_kind,
     "OWNER": _owner, "NO_PLAYER": _no_player, "FlowFrame": FlowFrame, "len": len,
+    "type": type, "int": int,
 }
 """Every name a runner may use besides its own runners, parts and handlers."""
 
@@ -252,9 +253,14 @@ class _Writer:
             f"of = OWNER({self.part(x['of'])}(g, env), {name})")
         if do in ("gain", "spend"):
             sign = "+" if do == "gain" else "-"
+            spec = self.program.counters.get(x["name"])
+            read = f"g.counter_value({name}, of)"  # the world's fast paths, inline:
+            if spec is not None and spec["per"] == "game":
+                read = f"state.counters[{name}][0]"
+            elif spec is not None and x["of"] is not None:
+                read = f"state.counters[{name}][of] if type(of) is int else {read}"
             return [f"amount = {self.part(x['amount'])}(g, env) or 0", owner,
-                    f"value = g.counter_value({name}, of)",
-                    f"g.change_counter({name}, of, value {sign} amount)"], []
+                    f"value = {read}", f"g.change_counter({name}, of, value {sign} amount)"], []
         if x["kind"] == "flag":
             return [owner, f"g.change_flag({name}, of, {do == 'set'!r})"], []
         if do == "set":

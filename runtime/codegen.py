@@ -426,14 +426,22 @@ class _Writer:
             return None
         flag = op == "flag"
         read = "g.flag_value" if flag else "g.counter_value"
+        spec = (self.program.flags if flag else self.program.counters).get(name)
+        table = "flags" if flag else "counters"
+        # A game's own counter or flag has one slot, whoever is asked about (``_slot``).
+        whole = f"g.state.{table}[{key}][0]"
+        if flag:
+            whole = f"bool({whole})"
         if node.get("of") is None:
+            if spec is not None and spec["per"] == "game":
+                return whole
             return f"{read}({key}, None)"
         owner, first = self.hold(self.expr(node["of"], scope))
         missing = "False" if flag else "None"
-        spec = (self.program.flags if flag else self.program.counters).get(name)
-        if spec is None or spec["per"] == "game":
+        if spec is None:
             return f"({missing} if {first} is None else {read}({key}, {owner}))"
-        table = "flags" if flag else "counters"
+        if spec["per"] == "game":
+            return f"({missing} if {first} is None else {whole})"
         fast = f"g.state.{table}[{key}][{owner}]"
         if flag:
             fast = f"bool({fast})"
