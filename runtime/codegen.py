@@ -606,10 +606,13 @@ def source_of(program: Program) -> tuple[str, _Writer, list[IR]]:
 
 
 def dump_python(tables: Tables) -> str:
-    """The generated module of a pack's tables, as ``decklore compile --dump-python`` prints it."""
+    """The generated modules of a pack's tables, as ``decklore compile --dump-python`` prints
+    them: the expressions, then the blocks and flow stages (``blockgen``)."""
     from decklore.runtime.program import Program
 
-    return source_of(Program(tables, generated=False))[0]
+    program = Program(tables, generated=True)
+    assert program.generated is not None and program.blocks_generated is not None
+    return program.generated.source + "\n" + program.blocks_generated.source
 
 
 def generate(program: Program) -> Generated:
