@@ -319,7 +319,7 @@ class _Writer:
         if name is None or flow.kind not in _FLOW_KINDS:
             self.lines += ["", f"v{flow.id} = {self.part(flows.f_flow)}"]
             return
-        kind, me = flow.kind, self.part(flow)
+        kind = flow.kind
         out = ["", f"def v{flow.id}(g, f):", "    state = g.state", "    frames = state.frames",
                "    stage = f.stage", "    if stage == 0:",
                f"        if {name} in g.pause_at and not f.held:", "            f.held = True",
@@ -336,8 +336,7 @@ class _Writer:
             out += ["        if not f.body_done:", "            f.body_done = True",
                     f"            frames.append(Block({flow.body}, 0, {{}}))", "            return"]
         if kind == "round" and flow.children:
-            out += [f"        if {self.part(flows._enter_next_part)}(g, {me}, f):",
-                    "            return"]
+            out += [f"        {line}" for line in self.round_parts(flow)]
         elif flow.children:
             parts = "".join(f"{c}, " for c in flow.children)
             out += ["        child = f.child", f"        if child < {len(flow.children)}:",
@@ -353,13 +352,39 @@ class _Writer:
                 out.append("        g.fire('turn_end', [f.player])")
             out += ["        if len(frames) != pushed or state.pending is not None:",
                     "            return"]
-        if kind in ("round", "turn"):
-            out.append(f"    {self.part(flows._finish_flow)}(g, {me}, f)")
-        else:
-            out.append("    frames.pop()")
-            if kind in flows.PERIODS_RESET:
-                out.append(f"    g.reset_period({kind!r})")
+        out += ["    frames.pop()", f"    g.reset_period({kind!r})"] if kind in (
+            flows.PERIODS_RESET) else ["    frames.pop()"]
+        if kind == "round":  # a round starts again, unless it was ended
+            out += ["    if not f.aborted:", f"        frames.append(FlowFrame({flow.id}))"]
+        elif kind == "turn":  # a turn outside any round: the next seat's turn
+            out += ["    state.info['phase'] = None", "    if f.free and not f.aborted:",
+                    "        live = g.live_players()",
+                    "        later = [p for p in live if f.player is not None and p > f.player]",
+                    f"        frames.append(FlowFrame({flow.id}, 0, 0, (later or live)[0], "
+                    "None, 0, False, True))"]
         self.lines += out
+
+    def round_parts(self, flow: Flow) -> list[str]:
+        """A round's next part (``flows._enter_next_part``): its turn once for each seat of
+        its order still in the game, in turn; any other part once."""
+        program = self.program
+        out = ["while True:", "    child = f.child"]
+        for index, child in enumerate(flow.children):
+            out.append(f"    if child == {index}:")
+            if program.flows[child].kind == "turn":
+                out += ["        out = state.info['out']",
+                        "        order = [p for p in f.order or () if p not in out]",
+                        "        if f.order_index < len(order):",
+                        "            f.order_index += 1",
+                        f"            frames.append(FlowFrame({child}, 0, 0, "
+                        "order[f.order_index - 1]))", "            return",
+                        "        f.order_index = 0", f"        f.child = {index + 1}",
+                        "        continue"]
+            else:
+                out += [f"        f.child = {index + 1}",
+                        f"        frames.append(FlowFrame({child}))", "        return"]
+        out.append("    break")
+        return out
 
     def flow_start(self, flow: Flow) -> list[str]:
         """A flow block starts (``flows._enter``): count and log a round or turn, name the

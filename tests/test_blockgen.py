@@ -156,7 +156,8 @@ def test_no_runners_without_generated_code() -> None:
 
 
 NAMES = re.compile(r"[kvx][0-9]+|g|f|pc|state|frames|info|env|budget|steps|exc|c|run|cards"
-                   r"|card|zone|player|amount|of|value|items|times|stage|pushed|child")
+                   r"|card|zone|player|amount|of|value|items|times|stage|pushed|child|out|order|live"
+                   r"|later|p")
 """The identifiers the block generator writes: numbered names and its runners' locals."""
 
 
@@ -230,3 +231,41 @@ win p when p.points >= 2
     # Only Rest was left in this phase, so it was forced; the next phase is seat 2's.
     assert game.state.counters["gold"] == [1, 0] and game.current_player() == 1
     assert descriptions(game) == ["Earn a point", "Rest"]
+
+
+@pytest.mark.parametrize("rules", ["""
+era first:
+  round:
+    turn:
+      phase one:
+        choose one "Act":
+          option gain "Gain":
+            gain 1 points
+          option stop "Stop the era":
+            end era
+      phase two:
+        gain 1 gold
+era second:
+  round:
+    turn:
+      gain 2 points
+win p when p.points >= 4
+""", """
+turn:
+  choose one "Act":
+    option gain "Gain":
+      gain 1 points
+    option skip "Skip the rest":
+      end turn
+  gain 1 gold
+win p when p.points >= 4
+"""], ids=["end-era", "free-turn-end-turn"])
+def test_ended_rounds_and_free_turns_go_on_as_in_the_interpreter(tmp_path: Path,
+                                                                   rules: str) -> None:
+    """A round ended with its era does not start again; a turn outside any round passes to
+    the next seat (the generated flow stages write both out)."""
+    from test_engine import play
+
+    tables = play(tmp_path, rules).program.tables
+    for seed in range(4):
+        assert _trace(tables, 3, seed, 3000, True) == _trace(tables, 3, seed, 3000, False)
