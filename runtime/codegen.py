@@ -342,8 +342,8 @@ class _Writer:
             return (f"({self.whole(e(node['a'], scope), 'the left side')} {sign} "
                     f"{self.whole(e(node['b'], scope), 'the right side')})")
         if op == "mul":
-            return (f"(NUMBER({e(node['a'], scope)}, 'the left side') * "
-                    f"NUMBER({e(node['b'], scope)}, 'the right side'))")
+            return (f"({self.whole(e(node['a'], scope), 'the left side')} * "
+                    f"{self.whole(e(node['b'], scope), 'the right side')})")
         if op in ("div", "mod"):
             return (f"DIVIDE({e(node['a'], scope)}, {e(node['b'], scope)}, "
                     f"{op == 'div'!r})")
@@ -482,8 +482,8 @@ class _Writer:
             pick = f" if {where}" if value is not None and where else ""
             body = f"{fn.upper()}(bool({test}) for {v} in {source}{pick})"
         else:
-            numbers = (f"[NUMBER({value or v}, {_literal('a value in ' + fn)}) "
-                       f"for {v} in {source}{keep}]")
+            number = self.whole(value or v, "a value in " + fn)  # checked inline
+            numbers = f"[{number} for {v} in {source}{keep}]"
             body = f"SUM({numbers})" if fn == "sum" else f"{fn.upper()}_OF({numbers})"
         return f"{wrap[0]}{body}{wrap[1]}"
 
