@@ -47,10 +47,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import CodeType
 from typing import TYPE_CHECKING, Any
 
 from decklore.runtime import outcomes
-from decklore.runtime.codegen import _literal
+from decklore.runtime.codegen import _literal, runtime_version
 from decklore.runtime.expressions import RulesError, as_list
 from decklore.runtime.frames import Block, Each, FlowFrame, Repeat, UntilPass, While
 
@@ -81,11 +82,27 @@ def _no_player() -> RulesError:
     return RulesError("'as' names no player (none)")
 
 
+_STEP = ['info["steps"] = steps = info["steps"] + 1', "if steps > budget:",
+         "    g._out_of_steps()"]
+_NEXT = ['if state.pending is not None or frames[-1] is not f or info["result"] is not None:',
+         "    return",  # the loop goes on from here: a decision, a frame pushed, the end
+         "if g._dirty and OUTCOMES(g):", "    return", *_STEP]
+"""After a statement: back to the loop, or the outcomes checked if the world changed (as
+the loop checks them) and the next statement's step counted."""
+
+
+def _outcomes(g: Any) -> bool:
+    """Check the outcomes after a change, as the loop does; True when the game is over."""
+    g._dirty = False
+    outcomes.check_outcomes(g)
+    return g.state.info["result"] is not None
+
+
 _HELPERS: dict[str, Any] = {
     "RulesError": RulesError, "RecursionError": RecursionError, "TypeError": TypeError,
     "isinstance": isinstance, "list": list, "dict": dict, "Block": Block, "Each": Each,
     "Repeat": Repeat, "While": While, "UntilPass": UntilPass, "AS_LIST": as_list,
-    "CHECK": outcomes.check_outcomes, "ENDLESS": _endless, "WRONG_KIND": _wrong_kind,
+    "OUTCOMES": _outcomes, "ENDLESS": _endless, "WRONG_KIND": _wrong_kind,
     "OWNER": _owner, "NO_PLAYER": _no_player, "FlowFrame": FlowFrame, "len": len,
     "type": type, "int": int,
 }
@@ -108,12 +125,6 @@ class Runners:
     """How many statements the source writes out (the others call their handler)."""
     handled: int
     """How many statements call their interpreter handler."""
-
-
-_STOP = ("if state.pending is not None or frames[-1] is not f "
-         'or info["result"] is not None:')
-_STEP = ['info["steps"] = steps = info["steps"] + 1', "if steps > budget:",
-         "    g._out_of_steps()"]
 
 
 class _Writer:
@@ -146,33 +157,34 @@ class _Writer:
         return "\n".join(self.lines) + "\n"
 
     def block(self, number: int, code: list[int]) -> None:
-        out = self.lines
-        out += ["", f"def k{number}(g, f):", "    pc = f.pc", "    state = g.state",
-                "    frames = state.frames", f"    if pc >= {len(code)}:",
-                "        frames.pop()", "        return",
-                "    info = state.info", "    env = f.env", '    budget = info["budget"]']
+        """One block's runner.  One ``try`` covers its statements; ``i`` says which one is
+        running (-1 between them: the step, the outcome check and a branch entered, whose
+        errors pass as the loop lets them pass), so an error is told as the loop tells it."""
+        ats = []
+        body: list[str] = []
         for index, sid in enumerate(code):
             stmt = self.program.stmts[sid]
-            out.append(f"    if pc <= {index}:")
-            body, after, handled = self.statement(sid, stmt)
+            lines, after, handled = self.statement(sid, stmt)
             at = _literal(stmt.at) if type(stmt.at) is str else None
-            if at is None:
-                at = f"{self.part(stmt)}.at"
+            ats.append(f"{self.part(stmt)}.at" if at is None else at)
+            body += [f"if pc <= {index}:", f"    i = {index}"]
             if not handled:  # a handler moves pc on itself (not while it asks)
-                out.append(f"        f.pc = {index + 1}")
-            out.append("        try:")
-            out += [f"            {line}" for line in body]
-            out += ["        except RulesError as exc:", "            if exc.at is None:",
-                    f"                exc.at = {at}", "            raise",
-                    "        except RecursionError:", f"            raise ENDLESS({at}) from None",
-                    "        except TypeError as exc:",
-                    f"            raise WRONG_KIND(exc, {at}) from None"]
-            out += [f"        {line}" for line in after]
-            out += [f"        {_STOP}", "            return", "        if g._dirty:",
-                    "            g._dirty = False", "            CHECK(g)",
-                    '            if info["result"] is not None:', "                return"]
-            out += [f"        {line}" for line in _STEP]
-        out.append("    frames.pop()")
+                body.append(f"    f.pc = {index + 1}")
+            body += [f"    {line}" for line in [*lines, "i = -1", *after, *_NEXT]]
+        body.append("frames.pop()")
+        self.lines += [
+            "", f"A{number} = ({''.join(f'{a}, ' for a in ats)})", "",
+            f"def k{number}(g, f):", "    pc = f.pc", "    state = g.state",
+            "    frames = state.frames", f"    if pc >= {len(code)}:", "        frames.pop()",
+            "        return", "    info = state.info", "    env = f.env",
+            '    budget = info["budget"]', "    i = -1", "    try:",
+            *[f"        {line}" for line in body],
+            "    except RulesError as exc:", "        if i >= 0 and exc.at is None:",
+            f"            exc.at = A{number}[i]", "        raise",
+            "    except RecursionError:", "        if i < 0:", "            raise",
+            f"        raise ENDLESS(A{number}[i]) from None",
+            "    except TypeError as exc:", "        if i < 0:", "            raise",
+            f"        raise WRONG_KIND(exc, A{number}[i]) from None"]
 
     # --- statements -------------------------------------------------------------------
 
@@ -415,12 +427,23 @@ _FLOW_KINDS = frozenset({"setup", "game", "era", "round", "turn", "phase", "step
 """The flow kinds written out; another (none today) visits through ``flows.f_flow``."""
 
 
+_CODE: dict[tuple[str, str], tuple[str, CodeType]] = {}
+"""Compiled modules by (tables' content hash, runtime version), for this process, as in
+``codegen``: the source is written again for every program (its parts are the program's
+own) and compared, so a hit saves only ``compile``, most of the cost (ERA: 50 ms)."""
+
+
 def generate(program: Program) -> Runners:
     """Write, compile and run the runners of every block of a program."""
     writer = _Writer(program)
     source = writer.module()
+    key = (program.tables.content_hash, runtime_version())
+    cached = _CODE.get(key)
+    if cached is None or cached[0] != source:
+        cached = (source, compile(source, f"<blocks of {key[0][:19]}>", "exec"))
+        _CODE[key] = cached
+    code = cached[1]
     namespace: dict[str, Any] = {"__builtins__": {}, **_HELPERS, **writer.names}
-    code = compile(source, f"<blocks of {program.tables.content_hash[:19]}>", "exec")
     exec(code, namespace)  # the source holds no pack text: see the module docstring
     runners = [namespace[f"k{number}"] for number in range(len(program.blocks))]
     visits = [namespace[f"v{flow.id}"] for flow in program.flows]

@@ -155,7 +155,7 @@ def test_no_runners_without_generated_code() -> None:
     assert Program(tables_of("uno"), generated=False).blocks_generated is None
 
 
-NAMES = re.compile(r"[kvx][0-9]+|g|f|pc|state|frames|info|env|budget|steps|exc|c|run|cards"
+NAMES = re.compile(r"[Akvx][0-9]+|g|f|i|pc|state|frames|info|env|budget|steps|exc|c|run|cards"
                    r"|card|zone|player|amount|of|value|items|times|stage|pushed|child|out|order|live"
                    r"|later|p")
 """The identifiers the block generator writes: numbered names and its runners' locals."""
