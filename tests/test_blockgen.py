@@ -269,3 +269,34 @@ def test_ended_rounds_and_free_turns_go_on_as_in_the_interpreter(tmp_path: Path,
     tables = play(tmp_path, rules).program.tables
     for seed in range(4):
         assert _trace(tables, 3, seed, 3000, True) == _trace(tables, 3, seed, 3000, False)
+
+
+@pytest.mark.parametrize(("pack", "players"), [("era", 2), ("uno", 3)])
+def test_a_game_saved_by_one_path_resumes_on_the_other(pack: str, players: int) -> None:
+    """The frames a runner leaves are the interpreter's own: a game saved at a decision with
+    the runners on plays on with them off (and the other way) to the same log."""
+    tables = tables_of(pack)
+    program = program_for(tables)
+
+    def finish(game: Game, agent: RandomAgent, on: bool) -> str:
+        with runners(program, on):
+            try:
+                while not game.terminal:
+                    game.apply(agent.choose(game))
+            except RulesError:
+                pass
+        return game.log_hash()
+
+    for stop in (3, 20):
+        hashes = set()
+        for first, then in ((True, True), (True, False), (False, True)):
+            with runners(program, first):
+                game = Game.new(tables, players, stop, budget=2500)
+                agent = RandomAgent(stop)
+                for _ in range(stop):
+                    if not game.terminal:
+                        game.apply(agent.choose(game))
+                saved = game.to_json()
+            resumed = Game.from_json(tables, saved)
+            hashes.add(finish(resumed, agent, then))
+        assert len(hashes) == 1, stop
