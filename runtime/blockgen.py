@@ -26,21 +26,26 @@ statement:
   would.  An ``if`` or ``as`` pushes its branch as a frame as before, and then runs the
   branch's runner at once (the visit the loop would make next): nesting is fixed by the
   rules' text, so the Python stack stays shallow.
-- **Errors name the rules line.**  Each statement's ``at`` is a constant of its code, and
-  the same errors are raised with the same words as in the loop.
+- **Errors name the rules line.**  Each block's ``at`` lines are a constant tuple of the
+  module and the runner knows which statement is running, so the same errors are raised
+  with the same words as in the loop; what the loop lets pass unannotated (the budget,
+  an outcome's error) passes so here too.
 
 Statements the generator does not write (decisions, payments, draws, reveals, stacks,
 calls with a use limit, ``fail``) call their interpreter handler, with the same checks
-around them.  ``DECKLORE_GENERATED=0`` turns runners off with the generated expressions
-(``codegen``); ``tests/test_blockgen.py`` plays pinned seeds both ways and compares
-step counts, frames and logs at every decision.
+around them.  The module also holds one visit of each flow block's frame (``v3``), as
+``flows.f_flow`` makes it but with the flow's kind, name, hooks and parts known: a phase's
+visit is a few lines.  ``DECKLORE_GENERATED=0`` turns both off with the generated
+expressions (``codegen``); ``tests/test_blockgen.py`` compares steps, frames, the pending
+question and the log at every decision with the runners on and off, and
+``tests/test_codegen.py`` plays every pinned seed both ways.
 
 As in ``codegen``, no pack text becomes code: every value from the pack enters the source
 as ``repr`` of a plain ``int``, ``str``, ``bool`` or ``None`` after an exact type check
 (``codegen._literal``), otherwise the statement goes through its handler; every name in
-the source is one this module made (``k3`` a runner, ``x5`` a compiled part, a handler or
-a statement handed to it) or a local of a runner; the module runs with empty
-``__builtins__``.
+the source is one this module made (``k3`` a runner, ``v3`` a flow's visit, ``A3`` a
+block's lines, ``x5`` a compiled part, a handler or a statement handed to it) or a local
+of a runner; the module runs with empty ``__builtins__``.
 """
 
 from __future__ import annotations
@@ -128,7 +133,7 @@ class Runners:
 
 
 class _Writer:
-    """The source of every block's runner."""
+    """The source of every block's runner and every flow's visit."""
 
     def __init__(self, program: Program) -> None:
         self.program = program
