@@ -342,8 +342,8 @@ class _Writer:
             return (f"({self.whole(e(node['a'], scope), 'the left side')} {sign} "
                     f"{self.whole(e(node['b'], scope), 'the right side')})")
         if op == "mul":
-            return (f"(NUMBER({e(node['a'], scope)}, 'the left side') * "
-                    f"NUMBER({e(node['b'], scope)}, 'the right side'))")
+            return (f"({self.whole(e(node['a'], scope), 'the left side')} * "
+                    f"{self.whole(e(node['b'], scope), 'the right side')})")
         if op in ("div", "mod"):
             return (f"DIVIDE({e(node['a'], scope)}, {e(node['b'], scope)}, "
                     f"{op == 'div'!r})")
@@ -426,14 +426,22 @@ class _Writer:
             return None
         flag = op == "flag"
         read = "g.flag_value" if flag else "g.counter_value"
+        spec = (self.program.flags if flag else self.program.counters).get(name)
+        table = "flags" if flag else "counters"
+        # A game's own counter or flag has one slot, whoever is asked about (``_slot``).
+        whole = f"g.state.{table}[{key}][0]"
+        if flag:
+            whole = f"bool({whole})"
         if node.get("of") is None:
+            if spec is not None and spec["per"] == "game":
+                return whole
             return f"{read}({key}, None)"
         owner, first = self.hold(self.expr(node["of"], scope))
         missing = "False" if flag else "None"
-        spec = (self.program.flags if flag else self.program.counters).get(name)
-        if spec is None or spec["per"] == "game":
+        if spec is None:
             return f"({missing} if {first} is None else {read}({key}, {owner}))"
-        table = "flags" if flag else "counters"
+        if spec["per"] == "game":
+            return f"({missing} if {first} is None else {whole})"
         fast = f"g.state.{table}[{key}][{owner}]"
         if flag:
             fast = f"bool({fast})"
@@ -474,8 +482,8 @@ class _Writer:
             pick = f" if {where}" if value is not None and where else ""
             body = f"{fn.upper()}(bool({test}) for {v} in {source}{pick})"
         else:
-            numbers = (f"[NUMBER({value or v}, {_literal('a value in ' + fn)}) "
-                       f"for {v} in {source}{keep}]")
+            number = self.whole(value or v, "a value in " + fn)  # checked inline
+            numbers = f"[{number} for {v} in {source}{keep}]"
             body = f"SUM({numbers})" if fn == "sum" else f"{fn.upper()}_OF({numbers})"
         return f"{wrap[0]}{body}{wrap[1]}"
 
@@ -598,10 +606,13 @@ def source_of(program: Program) -> tuple[str, _Writer, list[IR]]:
 
 
 def dump_python(tables: Tables) -> str:
-    """The generated module of a pack's tables, as ``decklore compile --dump-python`` prints it."""
+    """The generated modules of a pack's tables, as ``decklore compile --dump-python`` prints
+    them: the expressions, then the blocks and flow stages (``blockgen``)."""
     from decklore.runtime.program import Program
 
-    return source_of(Program(tables, generated=False))[0]
+    program = Program(tables, generated=True)
+    assert program.generated is not None and program.blocks_generated is not None
+    return program.generated.source + "\n" + program.blocks_generated.source
 
 
 def generate(program: Program) -> Generated:

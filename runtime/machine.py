@@ -74,6 +74,9 @@ class Machine(World):
         handlers = HANDLERS
         frame_handlers = FRAME_HANDLERS
         budget = info["budget"]
+        generated = self.program.blocks_generated
+        runners = None if generated is None else generated.runners
+        visits = None if generated is None else generated.flows
         # "not state.pending": a pending decision is never empty, and the checker then
         # keeps its type below, where a handler may have set it.
         while not state.pending and info["result"] is None and self.paused is None:
@@ -85,23 +88,29 @@ class Machine(World):
             if steps > budget:
                 self._out_of_steps()
             if type(frame) is Block:
-                code = blocks[frame.block]
-                pc = frame.pc
-                if pc >= len(code):
-                    frames.pop()
-                    continue
-                stmt = stmts[code[pc]]
-                try:
-                    handlers[stmt.do](self, stmt, frame)
-                except RulesError as exc:
-                    if exc.at is None:
-                        exc.at = stmt.at
-                    raise
-                except RecursionError:
-                    raise RulesError("a definition calls itself without end", stmt.at) from None
-                except TypeError as exc:
-                    raise RulesError(f"a value is missing or of the wrong kind ({exc})",
-                                     stmt.at) from None
+                if runners is not None:  # the block's generated function (``blockgen``)
+                    runners[frame.block](self, frame)
+                else:
+                    code = blocks[frame.block]
+                    pc = frame.pc
+                    if pc >= len(code):
+                        frames.pop()
+                        continue
+                    stmt = stmts[code[pc]]
+                    try:
+                        handlers[stmt.do](self, stmt, frame)
+                    except RulesError as exc:
+                        if exc.at is None:
+                            exc.at = stmt.at
+                        raise
+                    except RecursionError:
+                        raise RulesError("a definition calls itself without end",
+                                         stmt.at) from None
+                    except TypeError as exc:
+                        raise RulesError(f"a value is missing or of the wrong kind ({exc})",
+                                         stmt.at) from None
+            elif visits is not None and type(frame) is FlowFrame:
+                visits[frame.flow](self, frame)
             else:
                 frame_handlers[type(frame)](self, frame)
             if self._dirty:

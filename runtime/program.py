@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 import decklore.runtime.parts as pt
-from decklore.runtime import codegen
+from decklore.runtime import blockgen, codegen
 from decklore.runtime.builtins import BUILTINS
 from decklore.runtime.card_refs import card_list_fields
 from decklore.runtime.codegen import Generated
@@ -175,6 +175,10 @@ class Program:
         self.score: tuple[str, Expr] | None = (
             (score["player"], self.expr(score["value"])) if score else None)
         self.tiebreak = [self.expr(e) for e in rules.get("tiebreak") or []]
+        self.blocks_generated: blockgen.Runners | None = (
+            None if self.generated is None else blockgen.generate(self))
+        """Every block as a generated function (``blockgen``), or None: the run loop
+        interprets the statements (with generated code off)."""
 
     # --- expressions ------------------------------------------------------------------
 

@@ -191,6 +191,7 @@ def test_dump_python_prints_the_generated_module(tmp_path: Path) -> None:
     tree = ast.parse(result.output)
     functions = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
     assert "d0" in functions and "e0" in functions
+    assert "k0" in functions and "v0" in functions  # the blocks and the flow stages
     assert "g.memo.get('can_play')" in result.output
 
 
