@@ -162,17 +162,14 @@ class Determinizer:
         self.game = game
         self.groups = [(group, sorted(faces(game, c) for c in group))
                        for group in knowledge.pools(game)]
-        program = game.program
-        self.card_counters = [n for n, s in program.counters.items() if s["per"] == "card"]
-        self.card_flags = [n for n, s in program.flags.items() if s["per"] == "card"]
+        self.card_counters, self.card_flags = game.program.card_marks
 
     def sample(self, rng: Rng) -> Game:
         """One determinization, drawn with ``rng`` (and only with it)."""
         twin = self.game.clone()
         state = twin.state
         program = twin.program
-        counters = [state.counters[n] for n in self.card_counters]
-        flags = [state.flags[n] for n in self.card_flags]
+        counters, flags = state.counters, state.flags
         cards = state.cards
         for group, sorted_faces in self.groups:
             shuffled = list(sorted_faces)
@@ -181,10 +178,14 @@ class Determinizer:
                 row = state.card_to_change(card)
                 row["card"] = card_id
                 row["owner"] = None if owner == -1 else owner
-                for values, value in zip(counters, marks, strict=True):
-                    values[card] = value
-                for values, value in zip(flags, marked, strict=True):
-                    values[card] = value
+                # the lists are shared with the game until changed: only a differing mark
+                # makes this copy's own (most hidden cards carry none)
+                for name, value in zip(self.card_counters, marks, strict=True):
+                    if counters[name][card] != value:
+                        state.counter_to_change(name)[card] = value
+                for name, value in zip(self.card_flags, marked, strict=True):
+                    if flags[name][card] != value:
+                        state.flag_to_change(name)[card] = value
         state.rng = Rng((rng.next_u32() << 32) | rng.next_u32(), stream=rng.next_u32())
         twin.rows = [program.card_rows[c["card"]] for c in cards]
         twin.forget_symbols([card for group, _ in self.groups for card in group])
