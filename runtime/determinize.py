@@ -23,6 +23,10 @@ are put in a fixed order before they are dealt, so the result depends on what th
 knows and the generator only, never on which hidden card is really where (a test checks
 that an agent's choices do not change when a hidden card is swapped).
 
+A draw keeps the define values the game remembers, except those that read what it deals
+again (``reads.py``: the faces, their marks and the symbol view), so a search does not work
+out everything afresh in each world it draws.
+
 Cards placed by hand without a log entry (scenarios set positions up that way) are not
 followed: each such hidden card is pooled with the hidden cards of the zone it lies in.
 """
@@ -32,6 +36,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from decklore.runtime.describe import visible
+from decklore.runtime.reads import FACES, SYMBOLS, counter_tag, flag_tag
 from decklore.runtime.rng import Rng
 from decklore.runtime.state import new_state
 
@@ -163,6 +168,15 @@ class Determinizer:
         self.groups = [(group, sorted(faces(game, c) for c in group))
                        for group in knowledge.pools(game)]
         self.card_counters, self.card_flags = game.program.card_marks
+        self.dealt = [card for group, _ in self.groups for card in group]
+        self.forgotten: frozenset[str] = frozenset()
+        """The defines whose remembered values a draw forgets: those that read what it
+        deals again (the faces, their marks, the symbol view); every other value is the
+        same in every draw."""
+        if self.groups:
+            self.forgotten = game.program.reads.readers_of_all(
+                (FACES, SYMBOLS, *map(counter_tag, self.card_counters),
+                 *map(flag_tag, self.card_flags)))
 
     def sample(self, rng: Rng) -> Game:
         """One determinization, drawn with ``rng`` (and only with it)."""
@@ -187,9 +201,15 @@ class Determinizer:
                     if flags[name][card] != value:
                         state.flag_to_change(name)[card] = value
         state.rng = Rng((rng.next_u32() << 32) | rng.next_u32(), stream=rng.next_u32())
-        twin.rows = [program.card_rows[c["card"]] for c in cards]
-        twin.forget_symbols([card for group, _ in self.groups for card in group])
-        twin.memo = {}
+        if self.dealt:
+            rows = twin.rows = list(twin.rows)
+            card_rows = program.card_rows
+            for card in self.dealt:
+                rows[card] = card_rows[cards[card]["card"]]
+            twin.forget_symbols(self.dealt)
+            memo = twin.memo  # the clone's own dict of tables (the tables are shared)
+            for name in memo.keys() & self.forgotten:
+                del memo[name]
         return twin
 
 

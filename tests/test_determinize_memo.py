@@ -1,0 +1,72 @@
+"""A determinized copy keeps the define values that read nothing it dealt again.
+
+``Determinizer.sample`` re-deals the faces of hidden cards (card, owner and marks) and
+drops the symbol view; it forgets the remembered values of every define that reads the
+faces, those marks or the view (``reads.FACES``) and keeps the others, so a search does
+not work out everything afresh in each world.  A kept value that a re-deal changed would
+be a wrong answer the pinned log hashes would catch only if play asked for it, so here
+random play of six packs is stopped every few decisions, the game is made to remember
+many values (every define asked for every seat and for a card of each zone), and each
+value a determinized copy still remembers is compared with the define worked out afresh
+in that copy.
+"""
+
+from __future__ import annotations
+
+from contextlib import suppress
+
+import pytest
+from test_log_hashes import tables_of
+from test_memo_fresh import assert_memo_is_fresh
+
+from decklore.runtime.agents import RandomAgent
+from decklore.runtime.determinize import Determinizer
+from decklore.runtime.expressions import RulesError
+from decklore.runtime.game import Game
+from decklore.runtime.rng import Rng
+from decklore.runtime.simulate import deal_decks
+
+ASKING_ERRORS = (RulesError, TypeError, IndexError, KeyError, AttributeError)
+"""What a define may raise when asked with arguments of the wrong kind (a seat for a
+card): such a question is simply not remembered."""
+
+
+def remember_much(game: Game) -> None:
+    """Ask every define for every seat, and for the first card of every zone, so that the
+    game remembers values of every kind (of the faces, the marks, the zones...)."""
+    seats = list(range(game.state.players))
+    cards = [per[0] for lists in game.state.zones.values() for per in lists if per]
+    for define in game.program.defines.values():
+        for args in [(), *((s,) for s in seats), *((c,) for c in cards),
+                     *((c, s) for c in cards for s in seats)]:
+            with suppress(*ASKING_ERRORS):
+                define(game, *args)
+
+
+@pytest.mark.parametrize(("pack", "players", "seed"), [
+    ("era", 2, 3), ("era", 3, 5), ("era-of-kingdoms", 3, 2), ("rise-of-empires", 3, 1),
+    ("embers-of-empire", 2, 4), ("uno", 3, 1)])
+def test_a_determinized_copy_keeps_only_current_values(pack: str, players: int,
+                                                         seed: int) -> None:
+    tables = tables_of(pack)
+    game = Game.new(tables, players, seed, deal_decks(tables, players, seed) or None,
+                    budget=20_000)
+    agent = RandomAgent(seed)
+    rng = Rng(seed, stream=7)
+    kept = forgotten = 0
+    with suppress(RulesError):  # a starving game ends on its step budget
+        for number in range(60):
+            if game.terminal:
+                break
+            if number % 6 == 5:
+                remember_much(game)
+                viewer = game.current_player()
+                assert viewer is not None
+                worlds = Determinizer(game, viewer)
+                for _ in range(2):
+                    world = worlds.sample(rng)
+                    kept += assert_memo_is_fresh(world)
+                    forgotten += len(game.memo.keys() - world.memo.keys())
+            game.apply(agent.choose(game))
+    assert kept > 0  # values outlived the re-deal...
+    assert forgotten > 0  # ...and the ones that read a re-dealt face did not
