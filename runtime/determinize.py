@@ -33,6 +33,7 @@ followed: each such hidden card is pooled with the hidden cards of the zone it l
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from decklore.runtime.describe import visible
@@ -145,16 +146,26 @@ class Knowledge:
         return found
 
 
-def faces(game: Game, card: int) -> tuple[Any, ...]:
-    """What a card's face carries: its card, its owner and its marks (as one sortable key)."""
-    state, program = game.state, game.program
-    row = state.cards[card]
-    marks = tuple(state.counters[n][card] for n, s in program.counters.items()
-                  if s["per"] == "card")
-    flags = tuple(bool(state.flags[n][card]) for n, s in program.flags.items()
-                  if s["per"] == "card")
-    owner = row["owner"]
-    return (row["card"], -1 if owner is None else owner, marks, flags)
+Face = tuple[str, int, tuple[int, ...], tuple[bool, ...]]
+"""What a card's face carries, as one sortable key: its card, its owner (-1: none) and
+its marks (per-card counters, then flags)."""
+
+
+def _faces(game: Game) -> Callable[[int], Face]:
+    """Each card's face in this position (``Face``), the mark lists looked up once."""
+    state = game.state
+    rows = state.cards
+    names, flag_names = game.program.card_marks
+    counters = [state.counters[n] for n in names]
+    flags = [state.flags[n] for n in flag_names]
+
+    def face(card: int) -> Face:
+        row = rows[card]
+        owner = row["owner"]
+        return (row["card"], -1 if owner is None else owner,
+                tuple(values[card] for values in counters),
+                tuple(bool(values[card]) for values in flags))
+    return face
 
 
 class Determinizer:
@@ -165,10 +176,14 @@ class Determinizer:
         if knowledge is None or knowledge.viewer != viewer:
             knowledge = Knowledge(game, viewer)
         self.game = game
-        self.groups = [(group, sorted(faces(game, c) for c in group))
-                       for group in knowledge.pools(game)]
         self.card_counters, self.card_flags = game.program.card_marks
-        self.dealt = [card for group, _ in self.groups for card in group]
+        face = _faces(game)
+        self.groups: list[tuple[list[int], list[Face], list[Face]]] = []
+        """Each group of cards that may trade faces, their faces sorted, and the face
+        each card has now (a draw changes only the cards it gives another face)."""
+        for group in knowledge.pools(game):
+            now = [face(c) for c in group]
+            self.groups.append((group, sorted(now), now))
         self.forgotten: frozenset[str] = frozenset()
         """The defines whose remembered values a draw forgets: those that read what it
         deals again (the faces, their marks, the symbol view); every other value is the
@@ -185,10 +200,15 @@ class Determinizer:
         program = twin.program
         counters, flags = state.counters, state.flags
         cards = state.cards
-        for group, sorted_faces in self.groups:
+        dealt: list[int] = []
+        for group, sorted_faces, now in self.groups:
             shuffled = list(sorted_faces)
             rng.shuffle(shuffled)
-            for card, (card_id, owner, marks, marked) in zip(group, shuffled, strict=True):
+            for card, face, held in zip(group, shuffled, now, strict=True):
+                if face == held:
+                    continue  # the face it has (a copy of the same card, say): nothing to do
+                dealt.append(card)
+                card_id, owner, marks, marked = face
                 row = state.card_to_change(card)
                 row["card"] = card_id
                 row["owner"] = None if owner == -1 else owner
@@ -201,12 +221,12 @@ class Determinizer:
                     if flags[name][card] != value:
                         state.flag_to_change(name)[card] = value
         state.rng = Rng((rng.next_u32() << 32) | rng.next_u32(), stream=rng.next_u32())
-        if self.dealt:
+        if dealt:
             rows = twin.rows = list(twin.rows)
             card_rows = program.card_rows
-            for card in self.dealt:
+            for card in dealt:
                 rows[card] = card_rows[cards[card]["card"]]
-            twin.forget_symbols(self.dealt)
+            twin.forget_symbols(dealt)
             memo = twin.memo  # the clone's own dict of tables (the tables are shared)
             for name in memo.keys() & self.forgotten:
                 del memo[name]
