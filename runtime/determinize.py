@@ -214,12 +214,14 @@ class Determinizer:
                 row["owner"] = None if owner == -1 else owner
                 # the lists are shared with the game until changed: only a differing mark
                 # makes this copy's own (most hidden cards carry none)
-                for name, value in zip(self.card_counters, marks, strict=True):
-                    if counters[name][card] != value:
-                        state.counter_to_change(name)[card] = value
-                for name, value in zip(self.card_flags, marked, strict=True):
-                    if flags[name][card] != value:
-                        state.flag_to_change(name)[card] = value
+                if marks != held[2]:
+                    for name, value in zip(self.card_counters, marks, strict=True):
+                        if counters[name][card] != value:
+                            state.counter_to_change(name)[card] = value
+                if marked != held[3]:
+                    for name, value in zip(self.card_flags, marked, strict=True):
+                        if flags[name][card] != value:
+                            state.flag_to_change(name)[card] = value
         state.rng = Rng((rng.next_u32() << 32) | rng.next_u32(), stream=rng.next_u32())
         if dealt:
             rows = twin.rows = list(twin.rows)
