@@ -35,14 +35,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
+from decklore.runtime.card_refs import card_list_fields
 from decklore.runtime.describe import visible
-from decklore.runtime.reads import FACES, SYMBOLS, counter_tag, flag_tag
+from decklore.runtime.face_reads import UNDER_TAG, FaceReads
+from decklore.runtime.reads import ANY, FACES, SYMBOLS, counter_tag, flag_tag
 from decklore.runtime.rng import Rng
-from decklore.runtime.state import new_state
+from decklore.runtime.state import UNDER, new_state
 
 if TYPE_CHECKING:
     from decklore.runtime.game import Game
+    from decklore.runtime.program import Program
 
 Place = tuple[str, int | None]
 
@@ -168,6 +172,19 @@ def _faces(game: Game) -> Callable[[int], Face]:
     return face
 
 
+_FACE_READS: WeakKeyDictionary[Program, FaceReads] = WeakKeyDictionary()
+
+
+def face_reads(program: Program) -> FaceReads:
+    """Where the cards lie whose faces each define reads, found once per program."""
+    found = _FACE_READS.get(program)
+    if found is None:
+        rules = program.tables.raw["rules"]
+        found = _FACE_READS[program] = FaceReads(
+            rules["defines"], card_list_fields(program.tables.raw["card_fields"]))
+    return found
+
+
 class Determinizer:
     """Draws determinizations of one position for one seat, as many as a search needs: the
     groups and their sorted faces are worked out once, each draw only deals them."""
@@ -184,14 +201,87 @@ class Determinizer:
         for group in knowledge.pools(game):
             now = [face(c) for c in group]
             self.groups.append((group, sorted(now), now))
-        self.forgotten: frozenset[str] = frozenset()
-        """The defines whose remembered values a draw forgets: those that read what it
-        deals again (the faces, their marks, the symbol view); every other value is the
-        same in every draw."""
+        self.view_changes = False
+        """Whether a draw may change the symbol view (a dealt card lies in a zone that
+        counts symbols, or under a card)."""
+        self.memo: dict[str, dict[Any, Any]] = game.memo
+        """The remembered values every draw starts with (``_kept``)."""
         if self.groups:
-            self.forgotten = game.program.reads.readers_of_all(
-                (FACES, SYMBOLS, *map(counter_tag, self.card_counters),
-                 *map(flag_tag, self.card_flags)))
+            self.memo = self._kept(game)
+
+    def _kept(self, game: Game) -> dict[str, dict[Any, Any]]:
+        """The game's remembered values that are the same in every draw.
+
+        A draw deals again the faces of the cards of the groups, and their marks, and so
+        maybe the symbol view.  It forgets the values of a define that reads the faces of
+        cards where a dealt card may lie (``face_reads``), marks that differ within a
+        group, or a symbol view a dealt card counts in; of a define that reads the faces
+        of its arguments, the values asked with a card lying there."""
+        program = game.program
+        cards = game.state.cards
+        zone_tags = program.zone_tags
+        places: set[str] = set()
+        for group, _, _ in self.groups:
+            for card in group:
+                zone = cards[card]["zone"]
+                places.add(UNDER_TAG if zone == UNDER else zone_tags.get(zone, ANY))
+                spec = program.zones.get(zone)
+                if zone == UNDER or spec is None or spec["symbols"]:
+                    self.view_changes = True
+        tags: list[str] = [SYMBOLS] if self.view_changes else []
+        for index, name in enumerate(self.card_counters):
+            if any(len({f[2][index] for f in faces}) > 1 for _, faces, _ in self.groups):
+                tags.append(counter_tag(name))  # a mark that differs within a group
+        for index, name in enumerate(self.card_flags):
+            if any(len({f[3][index] for f in faces}) > 1 for _, faces, _ in self.groups):
+                tags.append(flag_tag(name))
+        reads = program.reads
+        forgotten = set(reads.readers_of_all(tuple(tags))) if tags else set()
+        forgotten |= reads.anything_set
+        seen = face_reads(program)
+        by_argument: dict[str, tuple[int, ...]] = {}
+        for name, read in reads.defines.items():
+            zones = seen.zones.get(name, frozenset())
+            params = seen.params.get(name, ())
+            if FACES not in read and not zones and not params:
+                continue  # reads no face
+            if ANY in zones or not zones.isdisjoint(places) or not (zones or params):
+                forgotten.add(name)
+            elif params:
+                by_argument[name] = params
+        suspect = {c for c, row in enumerate(cards)
+                   if (UNDER_TAG if row["zone"] == UNDER
+                       else zone_tags.get(row["zone"], ANY)) in places}
+        kept: dict[str, dict[Any, Any]] = {}
+        for name, table in game.memo.items():
+            if name in forgotten:
+                continue
+            at = by_argument.get(name)
+            if at is None:
+                kept[name] = table  # shared: every game copies a table before writing it
+            else:
+                kept[name] = {args: value for args, value in table.items()
+                              if not any(index < len(args) and isinstance(args[index], int)
+                                         and args[index] in suspect for index in at)}
+        self._forgotten, self._by_argument, self._suspect = forgotten, by_argument, suspect
+        return kept
+
+    def keep(self, world: Game) -> None:
+        """Remember for the next draws the values ``world`` (a draw no answer has been
+        applied to yet) worked out that are the same in every draw."""
+        if not self.groups:
+            return
+        memo = self.memo = dict(self.memo)
+        for name, table in world.memo.items():
+            if name in self._forgotten or memo.get(name) is table:
+                continue
+            at = self._by_argument.get(name)
+            if at is not None:
+                suspect = self._suspect
+                table = {args: value for args, value in table.items()
+                         if not any(index < len(args) and isinstance(args[index], int)
+                                    and args[index] in suspect for index in at)}
+            memo[name] = table
 
     def sample(self, rng: Rng) -> Game:
         """One determinization, drawn with ``rng`` (and only with it)."""
@@ -228,10 +318,10 @@ class Determinizer:
             card_rows = program.card_rows
             for card in dealt:
                 rows[card] = card_rows[cards[card]["card"]]
-            twin.forget_symbols(dealt)
-            memo = twin.memo  # the clone's own dict of tables (the tables are shared)
-            for name in memo.keys() & self.forgotten:
-                del memo[name]
+            if self.view_changes:
+                twin.forget_symbols(dealt)
+        twin.memo = dict(self.memo)  # the tables shared: each game copies one to write it
+        twin.owned = set()
         return twin
 
 

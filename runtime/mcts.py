@@ -162,7 +162,7 @@ class MctsAgent:
                 break
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            self._iterate(worlds.sample(self.rng), root)
+            self._iterate(worlds.sample(self.rng), root, worlds)
             done += 1
         self.iterations = done - ran
         self.root = root
@@ -193,8 +193,9 @@ class MctsAgent:
 
     # --- one iteration --------------------------------------------------------------------
 
-    def _iterate(self, world: Game, root: Node) -> None:
+    def _iterate(self, world: Game, root: Node, worlds: Determinizer) -> None:
         base = self._worth(world) if self.settings.gain else None
+        worlds.keep(world)  # what of that is the same in every world, the next ones reuse
         path: list[tuple[Node, Key, int]] = []
         node = root
         explore = self.settings.explore
