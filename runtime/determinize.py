@@ -40,7 +40,7 @@ from weakref import WeakKeyDictionary
 from decklore.runtime.card_refs import card_list_fields
 from decklore.runtime.describe import visible
 from decklore.runtime.face_reads import UNDER_TAG, FaceReads
-from decklore.runtime.reads import ANY, FACES, SYMBOLS, counter_tag, flag_tag
+from decklore.runtime.reads import ANY, SYMBOLS, counter_tag, flag_tag
 from decklore.runtime.rng import Rng
 from decklore.runtime.state import UNDER, new_state
 
@@ -235,23 +235,15 @@ class Determinizer:
         for index, name in enumerate(self.card_flags):
             if any(len({f[3][index] for f in faces}) > 1 for _, faces, _ in self.groups):
                 tags.append(flag_tag(name))
-        reads = program.reads
-        forgotten = set(reads.readers_of_all(tuple(tags))) if tags else set()
-        forgotten |= reads.anything_set
-        seen = face_reads(program)
-        by_argument: dict[str, tuple[int, ...]] = {}
-        for name, read in reads.defines.items():
-            zones = seen.zones.get(name, frozenset())
-            params = seen.params.get(name, ())
-            if FACES not in read and not zones and not params:
-                continue  # reads no face
-            if ANY in zones or not zones.isdisjoint(places) or not (zones or params):
-                forgotten.add(name)
-            elif params:
-                by_argument[name] = params
-        suspect = {c for c, row in enumerate(cards)
-                   if (UNDER_TAG if row["zone"] == UNDER
-                       else zone_tags.get(row["zone"], ANY)) in places}
+        forgotten, by_argument = face_reads(program).forgets(
+            program.reads, frozenset(places), tuple(tags))
+        suspect: set[int] = set()
+        if by_argument:
+            state = game.state
+            for zone, per in state.zones.items():
+                if (UNDER_TAG if zone == UNDER else zone_tags.get(zone, ANY)) in places:
+                    for lying in per:
+                        suspect.update(lying)
         kept: dict[str, dict[Any, Any]] = {}
         for name, table in game.memo.items():
             if name in forgotten:
@@ -260,9 +252,7 @@ class Determinizer:
             if at is None:
                 kept[name] = table  # shared: every game copies a table before writing it
             else:
-                kept[name] = {args: value for args, value in table.items()
-                              if not any(index < len(args) and isinstance(args[index], int)
-                                         and args[index] in suspect for index in at)}
+                kept[name] = _without(table, at, suspect)
         self._forgotten, self._by_argument, self._suspect = forgotten, by_argument, suspect
         return kept
 
@@ -277,11 +267,9 @@ class Determinizer:
                 continue
             at = self._by_argument.get(name)
             if at is not None:
-                suspect = self._suspect
-                table = {args: value for args, value in table.items()
-                         if not any(index < len(args) and isinstance(args[index], int)
-                                    and args[index] in suspect for index in at)}
+                table = _without(table, at, self._suspect)
             memo[name] = table
+
 
     def sample(self, rng: Rng) -> Game:
         """One determinization, drawn with ``rng`` (and only with it)."""
@@ -323,6 +311,18 @@ class Determinizer:
         twin.memo = dict(self.memo)  # the tables shared: each game copies one to write it
         twin.owned = set()
         return twin
+
+
+def _without(table: dict[Any, Any], at: tuple[int, ...], suspect: set[int]
+             ) -> dict[Any, Any]:
+    """A define's values less those asked with one of the ``suspect`` cards at one of the
+    positions ``at`` (anything else there, a player or a symbol, is no such card)."""
+    if len(at) == 1:
+        index = at[0]
+        return {args: value for args, value in table.items()
+                if index >= len(args) or args[index] not in suspect}
+    return {args: value for args, value in table.items()
+            if not any(index < len(args) and args[index] in suspect for index in at)}
 
 
 def determinize(game: Game, viewer: int, rng: Rng, knowledge: Knowledge | None = None) -> Game:

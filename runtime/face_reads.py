@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from decklore.runtime.reads import ANY, zone_tag
+from decklore.runtime.reads import ANY, FACES, Reads, zone_tag
 from decklore.runtime.state import UNDER
 
 Origin = str | tuple[str, int]
@@ -78,6 +78,33 @@ class FaceReads:
         for name, found in self.faces.items():
             self.zones[name] = frozenset(o for o in found if isinstance(o, str))
             self.params[name] = tuple(sorted(o[1] for o in found if not isinstance(o, str)))
+        self._forgets: dict[tuple[frozenset[str], tuple[str, ...]],
+                            tuple[frozenset[str], dict[str, tuple[int, ...]]]] = {}
+
+    def forgets(self, reads: Reads, places: frozenset[str], tags: tuple[str, ...]
+                ) -> tuple[frozenset[str], dict[str, tuple[int, ...]]]:
+        """What a draw that deals cards lying in ``places`` (zone tags), and changes what
+        ``tags`` name (the symbol view, marks), must forget: the defines it forgets
+        outright, and those of which it forgets the values asked with a card lying there
+        (with the arguments to look at).  Worked out once for each such draw."""
+        key = (places, tags)
+        found = self._forgets.get(key)
+        if found is not None:
+            return found
+        forgotten = set(reads.readers_of_all(tags)) if tags else set()
+        forgotten |= reads.anything_set
+        by_argument: dict[str, tuple[int, ...]] = {}
+        for name, read in reads.defines.items():
+            zones = self.zones.get(name, frozenset())
+            params = self.params.get(name, ())
+            if FACES not in read and not zones and not params:
+                continue  # reads no face
+            if ANY in zones or not zones.isdisjoint(places) or not (zones or params):
+                forgotten.add(name)  # (a face read this module did not place: forgotten)
+            elif params:
+                by_argument[name] = params
+        found = self._forgets[key] = (frozenset(forgotten), by_argument)
+        return found
 
     def _origin(self, node: Mapping[str, Any] | None, env: Mapping[str, frozenset[Origin]],
                 read: set[Origin]) -> frozenset[Origin]:
