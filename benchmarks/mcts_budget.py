@@ -13,7 +13,7 @@ time).
     python benchmarks/mcts_budget.py
     python benchmarks/mcts_budget.py --settings iters=100,iters=100:greedy=0 --profile
     python benchmarks/mcts_budget.py --pack era-of-kingdoms --players 3 --games 1 \
-        --decisions 10 --settings iters=100:depth=4:greedy=1
+        --decisions 10 --after 1500 --settings iters=100:depth=4:greedy=1
 """
 
 from __future__ import annotations
@@ -33,10 +33,11 @@ from decklore.runtime.tables import Tables
 
 
 def measure(tables: Tables, games: int, settings: str, players: int = 2,
-            most: int = 0) -> str:
+            most: int = 0, after: int = 0) -> str:
     """Seconds and iterations a decision over ``games`` games against greedy, seats swapped
     (the search agent in one seat, greedy in the others); ``most`` stops each game after
-    that many decisions of the search agent (0: play it out)."""
+    that many decisions of the search agent (0: play it out), ``after`` has greedy play
+    the search agent's seat for the game's first decisions (a late position's cost)."""
     cpu = wall = 0.0
     decisions = iterations = settled = 0
     budget = make_mcts(0, tables.raw, settings).settings.iters
@@ -48,7 +49,7 @@ def measure(tables: Tables, games: int, settings: str, players: int = 2,
         other = make_agent("greedy", seed, tables.raw)
         made = 0
         while not game.terminal and not (most and made >= most):
-            if game.current_player() != mine:
+            if game.current_player() != mine or game.state.info["decisions"] < after:
                 game.apply(other.choose(game))
                 continue
             made += 1
@@ -76,23 +77,26 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=0,
                         help="stop each game after the search agent's first N decisions "
                         "(0: play it out; Era of Kingdoms games are long)")
+    parser.add_argument("--after", type=int, default=0,
+                        help="greedy plays every seat for the game's first N decisions")
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
     pack = bundled_pack(args.pack)
     assert pack is not None, f"no bundled pack {args.pack}"
     tables = compiled_tables(pack)
     cut = f", its first {args.decisions} decisions a game" if args.decisions else ""
+    cut += f", from the game's decision {args.after}" if args.after else ""
     print(f"{tables.pack['name']}, {args.players} players, the search agent against greedy, "
           f"{args.games} games a setting, seats swapped{cut}")
     print(f"{'settings':>28} {'decisions':>9} {'cpu s/dec':>9} {'wall s/dec':>10} "
           f"{'iters/dec':>9} {'short':>8}")
     for settings in args.settings.split(","):
-        print(measure(tables, args.games, settings, args.players, args.decisions),
-              flush=True)
+        print(measure(tables, args.games, settings, args.players, args.decisions,
+                      args.after), flush=True)
     if args.profile:
         profile = cProfile.Profile()
         profile.runcall(measure, tables, 1, args.settings.split(",")[0], args.players,
-                        args.decisions)
+                        args.decisions, args.after)
         pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
         pstats.Stats(profile).sort_stats("tottime").print_stats(25)
 
