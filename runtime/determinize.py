@@ -244,17 +244,17 @@ class Determinizer:
                 if (UNDER_TAG if zone == UNDER else zone_tags.get(zone, ANY)) in places:
                     for lying in per:
                         suspect.update(lying)
-        kept: dict[str, dict[Any, Any]] = {}
+        remembered: dict[str, dict[Any, Any]] = {}
         for name, table in game.memo.items():
             if name in forgotten:
                 continue
             at = by_argument.get(name)
             if at is None:
-                kept[name] = table  # shared: every game copies a table before writing it
+                remembered[name] = table  # shared: every game copies a table before writing it
             else:
-                kept[name] = _without(table, at, suspect)
+                remembered[name] = _without(table, at, suspect)
         self._forgotten, self._by_argument, self._suspect = forgotten, by_argument, suspect
-        return kept
+        return remembered
 
     def keep(self, world: Game) -> None:
         """Remember for the next draws the values ``world`` (a draw no answer has been
@@ -278,14 +278,14 @@ class Determinizer:
         program = twin.program
         counters, flags = state.counters, state.flags
         cards = state.cards
-        dealt: list[int] = []
+        given: list[int] = []
         for group, sorted_faces, now in self.groups:
             shuffled = list(sorted_faces)
             rng.shuffle(shuffled)
             for card, face, held in zip(group, shuffled, now, strict=True):
                 if face == held:
                     continue  # the face it has (a copy of the same card, say): nothing to do
-                dealt.append(card)
+                given.append(card)
                 card_id, owner, marks, marked = face
                 row = state.card_to_change(card)
                 row["card"] = card_id
@@ -301,13 +301,13 @@ class Determinizer:
                         if flags[name][card] != value:
                             state.flag_to_change(name)[card] = value
         state.rng = Rng((rng.next_u32() << 32) | rng.next_u32(), stream=rng.next_u32())
-        if dealt:
+        if given:
             rows = twin.rows = list(twin.rows)
             card_rows = program.card_rows
-            for card in dealt:
+            for card in given:
                 rows[card] = card_rows[cards[card]["card"]]
             if self.view_changes:
-                twin.forget_symbols(dealt)
+                twin.forget_symbols(given)
         twin.memo = dict(self.memo)  # the tables shared: each game copies one to write it
         twin.owned = set()
         return twin
