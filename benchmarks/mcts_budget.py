@@ -61,6 +61,8 @@ def measure(tables: Tables, games: int, settings: str, players: int = 2,
             iterations += agent.iterations
             settled += agent.iterations < budget
             game.apply(choice)
+    if not decisions:
+        return f"{settings:>28} {0:>9}  (every game ended before the search agent's turn)"
     return (f"{settings:>28} {decisions:>9} {cpu / decisions:>9.3f} {wall / decisions:>10.3f} "
             f"{iterations / decisions:>9.1f} {settled / decisions:>8.0%}")
 
