@@ -316,14 +316,17 @@ class Determinizer:
 def _without(table: dict[Any, Any], at: tuple[int, ...], suspect: set[int]
              ) -> dict[Any, Any]:
     """A define's values less those asked with one of the ``suspect`` cards at one of the
-    positions ``at`` (anything else there, a player or a symbol, is no such card)."""
+    positions ``at`` (anything else there, a player or a symbol, is no such card).  Every
+    key holds all the define's arguments, so each position is there."""
     if len(at) == 1:
         index = at[0]
+        return {args: value for args, value in table.items() if args[index] not in suspect}
+    if len(at) == 2:
+        first, second = at
         return {args: value for args, value in table.items()
-                if index >= len(args) or args[index] not in suspect}
+                if args[first] not in suspect and args[second] not in suspect}
     return {args: value for args, value in table.items()
-            if not any(index < len(args) and args[index] in suspect for index in at)}
-
+            if suspect.isdisjoint([args[index] for index in at])}
 
 def determinize(game: Game, viewer: int, rng: Rng, knowledge: Knowledge | None = None) -> Game:
     """A clone of ``game`` that ``viewer`` could believe: hidden cards re-dealt, generator
