@@ -42,7 +42,7 @@ from decklore.runtime.describe import visible
 from decklore.runtime.face_reads import UNDER_TAG, FaceReads
 from decklore.runtime.reads import ANY, SYMBOLS, counter_tag, flag_tag
 from decklore.runtime.rng import Rng
-from decklore.runtime.state import UNDER, new_state
+from decklore.runtime.state import PLAIN_CARD, UNDER, new_state
 
 if TYPE_CHECKING:
     from decklore.runtime.game import Game
@@ -136,7 +136,10 @@ class Knowledge:
         self.update(game)
         cards = game.state.cards
         viewer = self.viewer
-        hidden = [c for c in range(len(cards)) if not visible(game, c, viewer)]
+        # a face-down card seen by nobody in particular is hidden: no call for most cards
+        hidden = [c for c, row in enumerate(cards)
+                  if (not row["face_up"] and len(row) == PLAIN_CARD)
+                  or not visible(game, c, viewer)]
         drifted: dict[Place, list[int]] = {}
         groups: dict[int, list[int]] = {}
         for card in hidden:
@@ -167,8 +170,8 @@ def _faces(game: Game) -> Callable[[int], Face]:
         row = rows[card]
         owner = row["owner"]
         return (row["card"], -1 if owner is None else owner,
-                tuple(values[card] for values in counters),
-                tuple(bool(values[card]) for values in flags))
+                tuple([values[card] for values in counters]),
+                tuple([bool(values[card]) for values in flags]))
     return face
 
 
