@@ -271,8 +271,9 @@ class Determinizer:
             at = self._by_argument.get(name)
             if at is not None:
                 table = _without(table, at, self._suspect)
+            elif name in world.owned:
+                table = dict(table)  # the world writes its own tables in place as it plays on
             memo[name] = table
-
 
     def sample(self, rng: Rng) -> Game:
         """One determinization, drawn with ``rng`` (and only with it)."""

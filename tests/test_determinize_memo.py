@@ -1,14 +1,15 @@
 """A determinized copy keeps the define values that read nothing it dealt again.
 
-``Determinizer.sample`` re-deals the faces of hidden cards (card, owner and marks) and
-drops the symbol view; it forgets the remembered values of every define that reads the
-faces, those marks or the view (``reads.FACES``) and keeps the others, so a search does
-not work out everything afresh in each world.  A kept value that a re-deal changed would
-be a wrong answer the pinned log hashes would catch only if play asked for it, so here
-random play of six packs is stopped every few decisions, the game is made to remember
-many values (every define asked for every seat and for a card of each zone), and each
-value a determinized copy still remembers is compared with the define worked out afresh
-in that copy.  Real play deals hidden cards of decks and hands only, so a second test
+``Determinizer.sample`` re-deals the faces of hidden cards (card, owner and marks) and may
+drop the symbol view; it forgets the remembered values of the defines that read faces
+where a dealt card lies (``face_reads``), those marks or that view, and keeps the others,
+so a search does not work out everything afresh in each world.  A kept value that a
+re-deal changed would be a wrong answer the pinned log hashes would catch only if play
+asked for it, so here random play of six packs is stopped every few decisions, the game
+is made to remember many values (every define asked for every seat, for a card of each
+zone and for every symbol), and each value a determinized copy still remembers is compared
+with the define worked out afresh in that copy, and in the next copies after the search
+agent's ``keep``.  Real play deals hidden cards of decks and hands only, so a second test
 makes the copy deal faces among cards of every kind of place (stacks on the table, cards
 tucked under others, zones that count symbols) and checks the same.
 """
@@ -74,6 +75,15 @@ def test_a_determinized_copy_keeps_only_current_values(pack: str, players: int,
                     kept += assert_memo_is_fresh(world)
                     forgotten += sum(len(table.keys() - world.memo.get(name, {}).keys())
                                      for name, table in game.memo.items())
+                    # as the search agent does: what this world worked out at the root is
+                    # carried to the next worlds, and this one plays on
+                    remember_much(world)
+                    worlds.keep(world)
+                    with suppress(RulesError):
+                        for _ in range(3):
+                            if not world.terminal:
+                                world.apply(agent.rng.below(world.option_count()))
+                kept += assert_memo_is_fresh(worlds.sample(rng))
             game.apply(agent.choose(game))
     assert kept > 0  # values outlived the re-deal...
     assert forgotten > 0  # ...and the ones that read a re-dealt face did not
