@@ -17,7 +17,8 @@ module answers that from the rules IR alone: each expression reads a set of **ta
   every change that touches ``stacks`` or ``symbols`` touches ``cards`` too;
 - ``faces`` what card each instance is, and whose (its printed fields, name, tags and
   owner): never changed by the rules, only by a determinized copy dealing hidden cards
-  again (``determinize.py``), which forgets what reads them and keeps every other value;
+  again (``determinize.py``; ``face_reads.py`` says whose faces a define reads, so that
+  the copy forgets only what reads the faces it dealt);
 - ``out`` which players are still in the game; ``me``, ``turn``, ``round`` the turn;
 - ``*`` anything at all: an expression or builtin this module does not know, so a rule the
   engine learns later is never remembered too long.
@@ -64,8 +65,8 @@ BUILTIN_READS: dict[str, frozenset[str]] = {
     "round_number": frozenset({"round"}),
 }
 """The state each builtin reads beyond its arguments.  The symbol view is made of the
-faces too: a determinized copy drops it, and forgets what reads ``symbols`` with what
-reads ``faces`` (``determinize.Determinizer``)."""
+faces too: a determinized copy that deals a card counting in it drops the view and forgets
+what reads ``symbols`` (``determinize.Determinizer``)."""
 
 _STATIC_OPS = frozenset({
     "int", "text", "bool", "none", "local", "const", "symbol", "kind", "member",

@@ -46,9 +46,10 @@ class GameState:
     (``card_to_change``) rather than copying every card at each clone."""
     counters_owned: set[str] | None = field(default=None, repr=False, compare=False)
     """The counters whose lists this state may change in place (None: all of them).  A
-    clone shares the lists of the counters of players and of the game with its original,
-    so both copy such a list before its first change (``counter_to_change``); so does a
-    determinized copy before it deals a card's counters again."""
+    clone shares the lists of the counters not in ``clone``'s ``copied`` (``SHARE_ALL``:
+    every one) with its original, so both copy such a list before its first change
+    (``counter_to_change``), and so does a determinized copy before it deals a card's
+    counters again."""
     flags_owned: set[str] | None = field(default=None, repr=False, compare=False)
     """The same for flags (``flag_to_change``)."""
     zones_owned: set[str] | None = field(default=None, repr=False, compare=False)
@@ -145,7 +146,7 @@ class GameState:
         twin.owned, self.owned = set(), set()
         twin.zones = dict(self.zones)  # the lists shared until one of the two changes one
         twin.zones_owned, self.zones_owned = set(), set()
-        if copied is None:  # every counter and flag copied (``SHARE_ALL``: none)
+        if copied is None:  # every counter and flag copied
             twin.counters = {k: v.copy() for k, v in self.counters.items()}
             twin.flags = {k: v.copy() for k, v in self.flags.items()}
             twin.counters_owned = twin.flags_owned = None
