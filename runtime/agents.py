@@ -77,6 +77,9 @@ class Weights:
     zones: dict[str, float] = field(default_factory=dict)
     opponents: float = 1.0
     defines: dict[str, float] = field(default_factory=dict)
+    _plans: dict[int, tuple[Any, Plan]] = field(default_factory=dict, repr=False,
+                                                compare=False)
+    """The weights laid out for each program they were used with (``plan``)."""
 
     @classmethod
     def from_tables(cls, raw: Mapping[str, Any]) -> Weights:
@@ -86,45 +89,97 @@ class Weights:
                    dict(weights.get("zones") or {}), weights.get("opponents", 100) / 100,
                    dict(weights.get("defines") or {}))
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Copied or pickled without the laid-out plans: they hold a program, and are
+        laid out again at the first use."""
+        state = dict(self.__dict__)
+        state["_plans"] = {}
+        return state
+
+    def plan(self, game: Game) -> Plan:
+        """The weights laid out for ``game``'s program: each zone's stored parts and each
+        define's function found once, not at every position a search judges."""
+        program = game.program
+        found = self._plans.get(id(program))
+        if found is None or found[0] is not program:
+            spaced = program.spaced
+            laid = Plan(list(self.counters.items()), list(self.symbols.items()),
+                        [(tuple(spaced.get(zone, (zone,))), w)
+                         for zone, w in self.zones.items()],
+                        [(program.defines[name], w) for name, w in self.defines.items()])
+            found = self._plans[id(program)] = (program, laid)
+        plan: Plan = found[1]
+        return plan
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A program's weights as lists: counters, symbols, zones (their stored parts) and
+    define functions, each with its weight, in the pack's order."""
+
+    counters: list[tuple[str, float]]
+    symbols: list[tuple[str, float]]
+    zones: list[tuple[tuple[str, ...], float]]
+    defines: list[tuple[Any, float]]
+
 
 WIN = 1e9
 
 
-def evaluate(game: Game, player: int, weights: Weights) -> float:
-    """How good the position looks for ``player``: their score less their opponents'."""
+def worths(game: Game, weights: Weights) -> list[float]:
+    """What the weights make of each seat's position, seat by seat (``evaluate`` takes
+    one seat's less its opponents')."""
+    plan = weights.plan(game)
+    view = game.symbol_view() if plan.symbols else None
+    state = game.state
+    players = state.players
+    counters, zones = state.counters, state.zones
+    out = []
+    for p in range(players):
+        # the terms in the same order as always: a float sum depends on its order, and
+        # the greedy agent's ties with it
+        total = 0.0
+        for name, w in plan.counters:
+            values = counters.get(name)
+            if values is not None and len(values) == players:
+                total += w * values[p]
+        if view is not None:
+            for symbol, w in plan.symbols:
+                total += w * view.total(symbol, p)
+        for parts, w in plan.zones:
+            for part in parts:
+                per = zones.get(part)
+                if per is not None and len(per) == players:
+                    total += w * len(per[p])
+        for define, w in plan.defines:
+            total += w * (define(game, p) or 0)
+        out.append(total)
+    return out
+
+
+def _judged(game: Game, player: int, weights: Weights, worth: list[float]) -> float:
     result = game.result
     if result is not None:
         if player in result["winners"]:
             return WIN
         return -WIN if result["winners"] else 0.0
-    view = game.symbol_view() if weights.symbols else None
-    state = game.state
-    spaced = game.program.spaced
-
-    def worth(p: int) -> float:
-        total = 0.0
-        for name, w in weights.counters.items():
-            values = state.counters.get(name)
-            if values is not None and len(values) == state.players:
-                total += w * values[p]
-        if view is not None:
-            for symbol, w in weights.symbols.items():
-                total += w * view.total(symbol, p)
-        for zone, w in weights.zones.items():
-            for part in spaced.get(zone, (zone,)):
-                per = state.zones.get(part)
-                if per is not None and len(per) == state.players:
-                    total += w * len(per[p])
-        for name, w in weights.defines.items():
-            value = game.program.defines[name](game, p)
-            total += w * (value or 0)
-        return total
-
-    others = [p for p in range(state.players) if p != player]
-    own_worth = worth(player)
+    others = [worth[p] for p in range(len(worth)) if p != player]
     if not others:
-        return own_worth
-    return own_worth - weights.opponents * sum(worth(p) for p in others) / len(others)
+        return worth[player]
+    return worth[player] - weights.opponents * sum(others) / len(others)
+
+
+def evaluate(game: Game, player: int, weights: Weights) -> float:
+    """How good the position looks for ``player``: their score less their opponents'."""
+    if game.result is not None:
+        return _judged(game, player, weights, [])
+    return _judged(game, player, weights, worths(game, weights))
+
+
+def evaluate_all(game: Game, weights: Weights) -> list[float]:
+    """``evaluate`` for every seat, each seat's worth worked out once."""
+    worth = [] if game.result is not None else worths(game, weights)
+    return [_judged(game, p, weights, worth) for p in range(game.state.players)]
 
 
 NO_OP = -WIN / 2
@@ -189,6 +244,7 @@ class GreedyAgent:
         assert question is not None
         self._asked.add(question)
         world = determinize(game, player, self.rng, self.knowledge(game, player))
+        evaluate(world, player, self.weights)  # remembered by every trial it still holds for
         top_indices: list[int] = []
         top = float("-inf")
         for index in range(count):

@@ -23,20 +23,30 @@ are put in a fixed order before they are dealt, so the result depends on what th
 knows and the generator only, never on which hidden card is really where (a test checks
 that an agent's choices do not change when a hidden card is swapped).
 
+A draw keeps the define values the game remembers, except those that read what it deals
+again (``reads.py``: the faces, their marks and the symbol view), so a search does not work
+out everything afresh in each world it draws.
+
 Cards placed by hand without a log entry (scenarios set positions up that way) are not
 followed: each such hidden card is pooled with the hidden cards of the zone it lies in.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
+from decklore.runtime.card_refs import card_list_fields
 from decklore.runtime.describe import visible
+from decklore.runtime.face_reads import UNDER_TAG, FaceReads
+from decklore.runtime.reads import ANY, SYMBOLS, counter_tag, flag_tag
 from decklore.runtime.rng import Rng
-from decklore.runtime.state import new_state
+from decklore.runtime.state import PLAIN_CARD, UNDER, new_state
 
 if TYPE_CHECKING:
     from decklore.runtime.game import Game
+    from decklore.runtime.program import Program
 
 Place = tuple[str, int | None]
 
@@ -126,7 +136,10 @@ class Knowledge:
         self.update(game)
         cards = game.state.cards
         viewer = self.viewer
-        hidden = [c for c in range(len(cards)) if not visible(game, c, viewer)]
+        # a face-down card seen by nobody in particular is hidden: no call for most cards
+        hidden = [c for c, row in enumerate(cards)
+                  if (not row["face_up"] and len(row) == PLAIN_CARD)
+                  or not visible(game, c, viewer)]
         drifted: dict[Place, list[int]] = {}
         groups: dict[int, list[int]] = {}
         for card in hidden:
@@ -140,16 +153,39 @@ class Knowledge:
         return found
 
 
-def faces(game: Game, card: int) -> tuple[Any, ...]:
-    """What a card's face carries: its card, its owner and its marks (as one sortable key)."""
-    state, program = game.state, game.program
-    row = state.cards[card]
-    marks = tuple(state.counters[n][card] for n, s in program.counters.items()
-                  if s["per"] == "card")
-    flags = tuple(bool(state.flags[n][card]) for n, s in program.flags.items()
-                  if s["per"] == "card")
-    owner = row["owner"]
-    return (row["card"], -1 if owner is None else owner, marks, flags)
+Face = tuple[str, int, tuple[int, ...], tuple[bool, ...]]
+"""What a card's face carries, as one sortable key: its card, its owner (-1: none) and
+its marks (per-card counters, then flags)."""
+
+
+def _faces(game: Game) -> Callable[[int], Face]:
+    """Each card's face in this position (``Face``), the mark lists looked up once."""
+    state = game.state
+    rows = state.cards
+    names, flag_names = game.program.card_marks
+    counters = [state.counters[n] for n in names]
+    flags = [state.flags[n] for n in flag_names]
+
+    def face(card: int) -> Face:
+        row = rows[card]
+        owner = row["owner"]
+        return (row["card"], -1 if owner is None else owner,
+                tuple([values[card] for values in counters]),
+                tuple([bool(values[card]) for values in flags]))
+    return face
+
+
+_FACE_READS: WeakKeyDictionary[Program, FaceReads] = WeakKeyDictionary()
+
+
+def face_reads(program: Program) -> FaceReads:
+    """Where the cards lie whose faces each define reads, found once per program."""
+    found = _FACE_READS.get(program)
+    if found is None:
+        rules = program.tables.raw["rules"]
+        found = _FACE_READS[program] = FaceReads(
+            rules["defines"], card_list_fields(program.tables.raw["card_fields"]))
+    return found
 
 
 class Determinizer:
@@ -160,37 +196,141 @@ class Determinizer:
         if knowledge is None or knowledge.viewer != viewer:
             knowledge = Knowledge(game, viewer)
         self.game = game
-        self.groups = [(group, sorted(faces(game, c) for c in group))
-                       for group in knowledge.pools(game)]
+        self.card_counters, self.card_flags = game.program.card_marks
+        face = _faces(game)
+        self.groups: list[tuple[list[int], list[Face], list[Face]]] = []
+        """Each group of cards that may trade faces, their faces sorted, and the face
+        each card has now (a draw changes only the cards it gives another face)."""
+        for group in knowledge.pools(game):
+            now = [face(c) for c in group]
+            self.groups.append((group, sorted(now), now))
+        self.view_changes = False
+        """Whether a draw may change the symbol view (a dealt card lies in a zone that
+        counts symbols, or under a card)."""
+        self.memo: dict[str, dict[Any, Any]] = game.memo
+        """The remembered values every draw starts with (``_kept``)."""
+        if self.groups:
+            self.memo = self._kept(game)
+
+    def _kept(self, game: Game) -> dict[str, dict[Any, Any]]:
+        """The game's remembered values that are the same in every draw.
+
+        A draw deals again the faces of the cards of the groups, and their marks, and so
+        maybe the symbol view.  It forgets the values of a define that reads the faces of
+        cards where a dealt card may lie (``face_reads``), marks that differ within a
+        group, or a symbol view a dealt card counts in; of a define that reads the faces
+        of its arguments, the values asked with a card lying there."""
         program = game.program
-        self.card_counters = [n for n, s in program.counters.items() if s["per"] == "card"]
-        self.card_flags = [n for n, s in program.flags.items() if s["per"] == "card"]
+        cards = game.state.cards
+        zone_tags = program.zone_tags
+        places: set[str] = set()
+        for group, _, _ in self.groups:
+            for card in group:
+                zone = cards[card]["zone"]
+                places.add(UNDER_TAG if zone == UNDER else zone_tags.get(zone, ANY))
+                spec = program.zones.get(zone)
+                if zone == UNDER or spec is None or spec["symbols"]:
+                    self.view_changes = True
+        tags: list[str] = [SYMBOLS] if self.view_changes else []
+        for index, name in enumerate(self.card_counters):
+            if any(len({f[2][index] for f in faces}) > 1 for _, faces, _ in self.groups):
+                tags.append(counter_tag(name))  # a mark that differs within a group
+        for index, name in enumerate(self.card_flags):
+            if any(len({f[3][index] for f in faces}) > 1 for _, faces, _ in self.groups):
+                tags.append(flag_tag(name))
+        forgotten, by_argument = face_reads(program).forgets(
+            program.reads, frozenset(places), tuple(tags))
+        suspect: set[int] = set()
+        if by_argument:
+            state = game.state
+            for zone, per in state.zones.items():
+                if (UNDER_TAG if zone == UNDER else zone_tags.get(zone, ANY)) in places:
+                    for lying in per:
+                        suspect.update(lying)
+        remembered: dict[str, dict[Any, Any]] = {}
+        for name, table in game.memo.items():
+            if name in forgotten:
+                continue
+            at = by_argument.get(name)
+            if at is None:
+                remembered[name] = table  # shared: every game copies a table before writing it
+            else:
+                remembered[name] = _without(table, at, suspect)
+        self._forgotten, self._by_argument, self._suspect = forgotten, by_argument, suspect
+        return remembered
+
+    def keep(self, world: Game) -> None:
+        """Remember for the next draws the values ``world`` (a draw no answer has been
+        applied to yet) worked out that are the same in every draw."""
+        if not self.groups:
+            return
+        memo = self.memo = dict(self.memo)
+        for name, table in world.memo.items():
+            if name in self._forgotten or memo.get(name) is table:
+                continue
+            at = self._by_argument.get(name)
+            if at is not None:
+                table = _without(table, at, self._suspect)
+            elif name in world.owned:
+                table = dict(table)  # the world writes its own tables in place as it plays on
+            memo[name] = table
 
     def sample(self, rng: Rng) -> Game:
         """One determinization, drawn with ``rng`` (and only with it)."""
         twin = self.game.clone()
         state = twin.state
         program = twin.program
-        counters = [state.counters[n] for n in self.card_counters]
-        flags = [state.flags[n] for n in self.card_flags]
+        counters, flags = state.counters, state.flags
         cards = state.cards
-        for group, sorted_faces in self.groups:
+        given: list[int] = []
+        for group, sorted_faces, now in self.groups:
             shuffled = list(sorted_faces)
             rng.shuffle(shuffled)
-            for card, (card_id, owner, marks, marked) in zip(group, shuffled, strict=True):
+            for card, face, held in zip(group, shuffled, now, strict=True):
+                if face == held:
+                    continue  # the face it has (a copy of the same card, say): nothing to do
+                given.append(card)
+                card_id, owner, marks, marked = face
                 row = state.card_to_change(card)
                 row["card"] = card_id
                 row["owner"] = None if owner == -1 else owner
-                for values, value in zip(counters, marks, strict=True):
-                    values[card] = value
-                for values, value in zip(flags, marked, strict=True):
-                    values[card] = value
+                # the lists are shared with the game until changed: only a differing mark
+                # makes this copy's own (most hidden cards carry none)
+                if marks != held[2]:
+                    for name, value in zip(self.card_counters, marks, strict=True):
+                        if counters[name][card] != value:
+                            state.counter_to_change(name)[card] = value
+                if marked != held[3]:
+                    for name, value in zip(self.card_flags, marked, strict=True):
+                        if flags[name][card] != value:
+                            state.flag_to_change(name)[card] = value
         state.rng = Rng((rng.next_u32() << 32) | rng.next_u32(), stream=rng.next_u32())
-        twin.rows = [program.card_rows[c["card"]] for c in cards]
-        twin.forget_symbols([card for group, _ in self.groups for card in group])
-        twin.memo = {}
+        if given:
+            rows = twin.rows = list(twin.rows)
+            card_rows = program.card_rows
+            for card in given:
+                rows[card] = card_rows[cards[card]["card"]]
+            if self.view_changes:
+                twin.forget_symbols(given)
+        twin.memo = dict(self.memo)  # the tables shared: each game copies one to write it
+        twin.owned = set()
         return twin
 
+
+def _without(table: dict[Any, Any], at: tuple[int, ...], suspect: set[int]
+             ) -> dict[Any, Any]:
+    """A define's values less those asked with one of the ``suspect`` cards at one of the
+    positions ``at`` (anything else there, a player or a symbol, is no such card).  Every
+    key holds all the define's arguments, so each position is there."""
+    if len(at) == 1:
+        index = at[0]
+        return {args: value for args, value in table.items() if args[index] not in suspect}
+    if len(at) == 2:
+        first, second = at
+        return {args: value for args, value in table.items()
+                if args[first] not in suspect and args[second] not in suspect}
+    return {args: value for args, value in table.items()
+            if suspect.isdisjoint([args[index] for index in at])}
 
 def determinize(game: Game, viewer: int, rng: Rng, knowledge: Knowledge | None = None) -> Game:
     """A clone of ``game`` that ``viewer`` could believe: hidden cards re-dealt, generator

@@ -35,6 +35,7 @@ from decklore.runtime.rng import Rng
 from decklore.runtime.save_format import check_save
 from decklore.runtime.state import (
     OUT,
+    SHARE_ALL,
     UNDER,
     GameState,
     StateError,
@@ -133,7 +134,7 @@ class Game(Machine):
         """
         twin = Game.__new__(Game)
         twin.program = self.program
-        twin.state = self.state.clone(self.program.card_marks)
+        twin.state = self.state.clone(SHARE_ALL)
         twin.rows = self.rows
         twin._view = self._view
         twin.view_units = self.view_units

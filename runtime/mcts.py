@@ -44,7 +44,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from decklore.runtime.agents import Weights, evaluate
+from decklore.runtime.agents import Weights, evaluate, evaluate_all
 from decklore.runtime.determinize import Determinizer, Knowledge
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.game import Game
@@ -162,7 +162,7 @@ class MctsAgent:
                 break
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            self._iterate(worlds.sample(self.rng), root)
+            self._iterate(worlds.sample(self.rng), root, worlds)
             done += 1
         self.iterations = done - ran
         self.root = root
@@ -193,8 +193,9 @@ class MctsAgent:
 
     # --- one iteration --------------------------------------------------------------------
 
-    def _iterate(self, world: Game, root: Node) -> None:
+    def _iterate(self, world: Game, root: Node, worlds: Determinizer) -> None:
         base = self._worth(world) if self.settings.gain else None
+        worlds.keep(world)  # what of that is the same in every world, the next ones reuse
         path: list[tuple[Node, Key, int]] = []
         node = root
         explore = self.settings.explore
@@ -271,7 +272,7 @@ class MctsAgent:
         return tops[self.rng.below(len(tops))] if len(tops) > 1 else tops[0]
 
     def _worth(self, world: Game) -> list[float]:
-        return [evaluate(world, p, self.weights) for p in range(world.state.players)]
+        return evaluate_all(world, self.weights)
 
     def _values(self, world: Game, base: list[float] | None) -> list[float]:
         """Each seat's outcome in -1..1: the true returns when the game is over, else how

@@ -103,11 +103,11 @@ class Program:
             if spec["until"]:
                 self.resets.setdefault(spec["until"], []).append((spec["name"], None))
         self.marks_cleared_on_move = self.resets.get("moved", [])
+        """Per-card counters and flags a card loses when it moves (``until moved``)."""
         self.card_marks = (tuple(c["name"] for c in rules["counters"] if c["per"] == "card"),
                            tuple(f["name"] for f in rules["flags"] if f["per"] == "card"))
-        """The counters and flags of cards, which a clone copies; it shares the others
-        with its original until either changes one (``GameState.counter_to_change``)."""
-        """Per-card counters and flags a card loses when it moves (``until moved``)."""
+        """The counters and flags of cards: a determinized copy deals them again with the
+        faces (``determinize.py``)."""
         self.block_marks: list[tuple[str, str]] = [
             (c["name"], c["blocks"]) for c in rules["counters"] if c.get("blocks")]
         """Per-card counters that place blocks of a symbol on a card (``blocks SYMBOL``)."""

@@ -15,6 +15,10 @@ module answers that from the rules IR alone: each expression reads a set of **ta
 - ``symbols`` the symbol view (``symbols``, ``blocks_on``, ``has_key``): touched when the
   engine drops its view, so a value of them outlives moves outside the counting zones;
   every change that touches ``stacks`` or ``symbols`` touches ``cards`` too;
+- ``faces`` what card each instance is, and whose (its printed fields, name, tags and
+  owner): never changed by the rules, only by a determinized copy dealing hidden cards
+  again (``determinize.py``; ``face_reads.py`` says whose faces a define reads, so that
+  the copy forgets only what reads the faces it dealt);
 - ``out`` which players are still in the game; ``me``, ``turn``, ``round`` the turn;
 - ``*`` anything at all: an expression or builtin this module does not know, so a rule the
   engine learns later is never remembered too long.
@@ -34,14 +38,19 @@ CARDS = "cards"
 STACKS = "stacks"
 SYMBOLS = "symbols"
 OUT = "out"
+FACES = "faces"
 
 _PURE: frozenset[str] = frozenset()
 BUILTIN_READS: dict[str, frozenset[str]] = {
     **{name: _PURE for name in (
-        "size", "top", "bottom", "top_card", "same_name", "has_tag", "printed", "lesser",
-        "greater", "owner", "seat", "player_at", "automated", "cards_of")},
+        "size", "top", "bottom", "top_card", "lesser", "greater", "seat", "player_at",
+        "automated")},
+    **{name: frozenset({FACES}) for name in (
+        "same_name", "has_tag", "printed", "owner", "cards_of")},
     **{name: frozenset({CARDS}) for name in (
-        "controller", "zone_of", "space_of", "position_of", "is_face_up", "matched")},
+        "zone_of", "space_of", "position_of", "is_face_up")},
+    # a shared zone's card is its owner's; a match compares the faces of the cards
+    **{name: frozenset({CARDS, FACES}) for name in ("controller", "matched")},
     **{name: frozenset({STACKS}) for name in (
         "units", "stack_of", "top_of", "stack_size", "tucked")},
     **{name: frozenset({SYMBOLS}) for name in (
@@ -50,14 +59,17 @@ BUILTIN_READS: dict[str, frozenset[str]] = {
     # with the view dropped, when either zone counts symbols)
     "blocks_from": frozenset({SYMBOLS, STACKS}),
     **{name: frozenset({OUT}) for name in ("players", "opponent", "opponents", "players_from")},
-    "symbols_on": frozenset({CARDS, "me", OUT}),  # a shared force counts for the player on turn
+    # a shared force counts for the player on turn, for its owner's rivals
+    "symbols_on": frozenset({CARDS, FACES, "me", OUT}),
     "turn_number": frozenset({"turn"}), "first_turn": frozenset({"turn"}),
     "round_number": frozenset({"round"}),
 }
-"""The state each builtin reads beyond its arguments (``owner`` never changes in a game)."""
+"""The state each builtin reads beyond its arguments.  The symbol view is made of the
+faces too: a determinized copy that deals a card counting in it drops the view and forgets
+what reads ``symbols`` (``determinize.Determinizer``)."""
 
 _STATIC_OPS = frozenset({
-    "int", "text", "bool", "none", "local", "const", "symbol", "kind", "field", "member",
+    "int", "text", "bool", "none", "local", "const", "symbol", "kind", "member",
     "not", "neg", "and", "or", "eq", "ne", "lt", "le", "gt", "ge", "add", "sub", "mul",
     "div", "mod", "join", "if", "agg"})
 """Operators that read nothing of the state themselves (their operands may)."""
@@ -104,6 +116,8 @@ def direct_reads(node: Mapping[str, Any] | None) -> tuple[set[str], set[str]]:
                 tags.add("me")  # a player's counter without 'for': the current player's
         elif op == "me":
             tags.add("me")
+        elif op == "field":
+            tags.add(FACES)  # a card's printed field
         elif op == "call":
             tags |= BUILTIN_READS.get(here["fn"], frozenset({ANY}))
         elif op not in _STATIC_OPS:

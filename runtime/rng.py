@@ -52,10 +52,28 @@ class Rng:
                 return product >> 32
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Shuffle in place (Fisher–Yates), the same way on every machine and Python."""
+        """Shuffle in place (Fisher–Yates), the same way on every machine and Python.
+
+        Position ``i`` swaps with ``below(i + 1)``, from the last down; ``below`` and the
+        generator's step are written out inline because a search shuffles the hidden
+        cards of every world it draws, and two calls per card were most of the cost."""
+        state, inc = self._state, self._inc
+        if len(items) > 1 << 32:
+            raise ValueError("bound must fit in 32 bits")
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            bound = i + 1
+            threshold = 0x100000000 % bound
+            while True:
+                old = state
+                state = (old * _MULTIPLIER + inc) & _MASK64
+                bits = (((old >> 18) ^ old) >> 27) & 0xFFFFFFFF
+                rot = old >> 59
+                product = (((bits >> rot) | (bits << ((-rot) & 31))) & 0xFFFFFFFF) * bound
+                if (product & 0xFFFFFFFF) >= threshold:
+                    break
+            j = product >> 32
             items[i], items[j] = items[j], items[i]
+        self._state = state
 
     def clone(self) -> Rng:
         twin = Rng.__new__(Rng)

@@ -46,10 +46,10 @@ class GameState:
     (``card_to_change``) rather than copying every card at each clone."""
     counters_owned: set[str] | None = field(default=None, repr=False, compare=False)
     """The counters whose lists this state may change in place (None: all of them).  A
-    clone shares the lists of the counters of players and of the game with its original,
-    so both copy such a list before its first change (``counter_to_change``); a card's
-    counters are copied at each clone, since a determinized copy deals them again in
-    place."""
+    clone shares the lists of the counters not in ``clone``'s ``copied`` (``SHARE_ALL``:
+    every one) with its original, so both copy such a list before its first change
+    (``counter_to_change``), and so does a determinized copy before it deals a card's
+    counters again."""
     flags_owned: set[str] | None = field(default=None, repr=False, compare=False)
     """The same for flags (``flag_to_change``)."""
     zones_owned: set[str] | None = field(default=None, repr=False, compare=False)
@@ -150,7 +150,7 @@ class GameState:
             twin.counters = {k: v.copy() for k, v in self.counters.items()}
             twin.flags = {k: v.copy() for k, v in self.flags.items()}
             twin.counters_owned = twin.flags_owned = None
-        else:  # only the ``copied`` ones (a card's marks); the others shared until changed
+        else:  # only the ``copied`` ones; the others shared until changed
             counters, flags = copied
             twin.counters = dict(self.counters)
             for name in counters:
@@ -220,6 +220,11 @@ class GameState:
         for instance, card in enumerate(self.cards):
             if seen.get(instance) != (card["zone"], card["player"]):
                 raise StateError(f"card instance {instance} is not where it says")
+
+
+SHARE_ALL: tuple[Sequence[str], Sequence[str]] = ((), ())
+"""What ``GameState.clone`` is told to copy to share every counter and flag copy-on-write:
+everything that changes one goes through ``counter_to_change`` or ``flag_to_change``."""
 
 
 CARD_LISTS = ("above", "under", "seen")

@@ -392,11 +392,14 @@ class World:
 
     def _clear_marks(self, cards: list[int]) -> None:
         """Marks that last ``until moved`` go back to their start on the cards that moved."""
+        state = self.state
         for name, start in self.program.marks_cleared_on_move:
-            values = self.state.counters[name] if start is not None else self.state.flags[name]
-            reset = start if start is not None else False
+            counter = start is not None
+            values = state.counters[name] if counter else state.flags[name]
+            reset = start if counter else False
             for card in cards:
-                if values[card] != reset:
+                if values[card] != reset:  # the list may be a clone's: made this one's first
+                    values = (state.counter_to_change if counter else state.flag_to_change)(name)
                     values[card] = reset
                     self.log_event("counter" if start is not None else "flag", name, card, reset)
                     if name in self.program.symbol_marks:

@@ -254,3 +254,27 @@ def test_greedy_survives_an_imagined_world_where_its_answer_breaks_the_rules(
             player = game.current_player()
             assert player is not None
             game.apply(seats[player].choose(game))
+
+
+def test_every_seat_judged_at_once_as_one_by_one() -> None:
+    """``evaluate_all`` works each seat's worth out once, and gives exactly (to the last
+    bit of the float) what ``evaluate`` gives seat by seat: the search agent's values and
+    the greedy agent's ties depend on it. Weights laid out for a program still copy."""
+    import copy
+
+    from decklore.cards import bundled_pack
+    from decklore.compiler.tools.scenarios import compiled_tables
+    from decklore.runtime.agents import RandomAgent, evaluate, evaluate_all
+
+    for pack, players in (("era", 2), ("era-of-kingdoms", 3)):
+        tables = compiled_tables(bundled_pack(pack))  # type: ignore[arg-type]
+        weights = Weights.from_tables(tables.raw)
+        game = Game.new(tables, players, 4)
+        agent = RandomAgent(4)
+        for _ in range(30):
+            if game.terminal:
+                break
+            alone = [evaluate(game.clone(), p, weights) for p in range(players)]
+            assert evaluate_all(game, weights) == alone
+            game.apply(agent.choose(game))
+        assert copy.deepcopy(weights) == weights

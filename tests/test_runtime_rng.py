@@ -25,6 +25,21 @@ def test_same_seed_same_shuffle() -> None:
     assert a == b != list(range(52))
 
 
+@given(st.integers(0, 2**64 - 1), st.integers(0, 2**63), st.integers(0, 300))
+def test_shuffle_is_fisher_yates_by_below(seed: int, stream: int, size: int) -> None:
+    """The shuffle, written out inline for speed, swaps each position from the last down
+    with ``below(i + 1)``, drawing exactly what that would, and leaves the generator where
+    that would."""
+    items, expected = list(range(size)), list(range(size))
+    rng, reference = Rng(seed, stream), Rng(seed, stream)
+    rng.shuffle(items)
+    for i in range(size - 1, 0, -1):
+        j = reference.below(i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    assert items == expected
+    assert rng.next_u32() == reference.next_u32()
+
+
 @given(st.integers(0, 2**64 - 1), st.integers(0, 50))
 def test_save_and_resume_continue_exactly(seed: int, skip: int) -> None:
     rng = Rng(seed)

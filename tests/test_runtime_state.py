@@ -103,9 +103,9 @@ def test_a_broken_save_is_refused_clearly() -> None:
 
 
 def test_marks_shared_with_clones_are_copied_by_whichever_changes_them() -> None:
-    """A clone shares the counters and flags of players and of the game with its
-    original until one of them changes one, through a change or a period's reset; a
-    card's marks are copied at once (a determinized copy deals them again in place)."""
+    """A clone shares every counter and flag with its original until one of them
+    changes one: through a change, a period's reset, or a card's marks going back when
+    it moves (``until moved``)."""
     from decklore.cards import bundled_pack
     from decklore.compiler.tools.scenarios import compiled_tables
     from decklore.runtime.game import Game
@@ -117,7 +117,7 @@ def test_marks_shared_with_clones_are_copied_by_whichever_changes_them() -> None
                 if s["per"] == "player" and s["until"])
     per_card = next(n for n, s in program.counters.items() if s["per"] == "card")
     twin = game.clone()
-    assert twin.state.counters[per_card] is not game.state.counters[per_card]
+    assert twin.state.counters[per_card] is game.state.counters[per_card]
     start = game.counter_value(counter, 0)
     game.change_counter(counter, 0, start + 3)  # the original first
     assert twin.counter_value(counter, 0) == start
@@ -133,3 +133,33 @@ def test_marks_shared_with_clones_are_copied_by_whichever_changes_them() -> None
     child.reset_period(period)
     assert twin.flag_value(flag, 1) and not child.flag_value(flag, 1)
     assert grandchild.flag_value(flag, 0)
+
+
+def test_a_cards_marks_shared_with_a_clone_are_copied_by_whichever_changes_them() -> None:
+    """A card's counters and flags are shared with a clone too: marking a card, or moving
+    one whose marks last ``until moved`` (ERA's harvest tokens), changes only the game that
+    does it."""
+    from decklore.cards import bundled_pack
+    from decklore.compiler.tools.scenarios import compiled_tables
+    from decklore.runtime.game import Game
+
+    game = Game.new(compiled_tables(bundled_pack("era")), 2, 3)  # type: ignore[arg-type]
+    name, start = next((n, s) for n, s in game.program.marks_cleared_on_move
+                       if s is not None)
+    card, other = game.zone_cards(*game.location(0)), 1
+    card = card[0]
+    game.change_counter(name, card, start + 2)
+    twin = game.clone()
+    assert twin.state.counters[name] is game.state.counters[name]
+    twin.change_counter(name, other, start + 1)
+    assert game.counter_value(name, other) == start
+    grandchild = twin.clone()
+    zone, player = next((z, p) for z, per in game.state.zones.items()
+                        for p in range(len(per)) if z != game.location(card)[0]
+                        and z in game.program.zones)
+    grandchild.move(card, zone, None if zone in game.state.shared_zones else player)
+    assert grandchild.counter_value(name, card) == start
+    assert game.counter_value(name, card) == twin.counter_value(name, card) == start + 2
+    assert twin.counter_value(name, other) == grandchild.counter_value(name, other) == start + 1
+    for each in (game, twin, grandchild):
+        each.state.check()

@@ -311,9 +311,9 @@ class _Runner:
         game = self.game
         assert game is not None
         if name in game.program.counters and game.program.counters[name]["per"] == "card":
-            game.state.counters[name][card] = int(value)
+            game.state.counter_to_change(name)[card] = int(value)
         elif name in game.program.flags and game.program.flags[name]["per"] == "card":
-            game.state.flags[name][card] = bool(value)
+            game.state.flag_to_change(name)[card] = bool(value)
         else:
             per_card = [n for n, s in {**game.program.counters, **game.program.flags}.items()
                         if s["per"] == "card"]
