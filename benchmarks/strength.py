@@ -157,7 +157,7 @@ def pairing(pack: str, players: int, first: str, second: str, games: int, seed: 
         yield from pool.imap_unordered(_played, work)
 
 
-def row(first: str, second: str, outcomes: Sequence[Outcome]) -> str:
+def row(first: str, second: str, seed: int, outcomes: Sequence[Outcome]) -> str:
     n = len(outcomes)
     wins = sum(o.won for o in outcomes)
     low, high = wilson(wins, n)
@@ -173,14 +173,14 @@ def row(first: str, second: str, outcomes: Sequence[Outcome]) -> str:
     return (f"{first:>24} v {second:<8} {n:>5} {wins:>5} {rate:>6.1%}  "
             f"[{low:.1%}, {high:.1%}]  {draws:>5} {unfinished:>5}   "
             f"{per_decision(0):>7} {per_decision(1):>7}   "
-            f"{per_decision(0, True):>7} {per_decision(1, True):>7}")
+            f"{per_decision(0, True):>7} {per_decision(1, True):>7} {seed:>5}")
 
 
 def heading(pack: str, players: int, games: str) -> str:
     return (f"\n{pack}, {players} players, {games} games a pairing, seats swapped every "
             f"other game\n{'agent':>24} v {'opponent':<8} {'games':>5} {'wins':>5} "
             f"{'rate':>6}  {'95% interval':<16} {'draws':>5} {'unfin':>5}   "
-            "s/dec(a) s/dec(o)  cpu(a)  cpu(o)")
+            "s/dec(a) s/dec(o)  cpu(a)  cpu(o)  seed")
 
 
 def report(results: dict[Job, Outcome]) -> str:
@@ -193,7 +193,8 @@ def report(results: dict[Job, Outcome]) -> str:
     for (pack, players), rows in tables.items():
         counts = sorted({len(o) for o in rows.values()})
         lines.append(heading(pack, players, "/".join(map(str, counts))))
-        lines += [row(first, second, outcomes) for (first, second, _), outcomes in rows.items()]
+        lines += [row(first, second, seed, outcomes)
+                  for (first, second, seed), outcomes in rows.items()]
     return "\n".join(lines)
 
 
@@ -240,7 +241,8 @@ def main() -> None:
                 if args.out is not None:
                     with args.out.open("a", encoding="utf-8") as out:
                         out.write(record(job, outcome) + "\n")
-            print(row(first, second, outcomes), f"  ({time.perf_counter() - start:.0f} s)",
+            print(row(first, second, args.seed, outcomes),
+                  f"  ({time.perf_counter() - start:.0f} s)",
                   flush=True)
 
 
