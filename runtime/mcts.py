@@ -29,6 +29,16 @@ about spending few rule steps well (each was measured in ERA, docs/engine.md):
   nobody else decides in between (its statistics come from worlds the seat could believe
   then); it saves time but lost strength in ERA, so it is off by default.
 
+A pack may let a player go round in circles: Era of Kingdoms asks for a free action in a
+second question whose "None of these" leads back to the first.  A short search judges
+the circle by where it stands, and standing still can look better than a turn's end that
+lets a rival gain, so the agent would go round until the step budget ends the game.  So
+it remembers, for each position it decided at in the current game turn (what its seat
+sees, and where the rules stand), the answers it gave there; when the same position comes
+round again, the way round is known to change nothing, and those answers are left out
+(unless they are all there is).  Positions are told apart by the seat's observation and
+the frames without their bound values, so hidden cards play no part in it.
+
 The agent draws all its randomness from its own seeded generator, so with a budget in
 iterations it plays exactly the same way every time; a budget in seconds stops earlier or
 later with the machine's speed and is for people, not for reproducible simulations.
@@ -38,6 +48,7 @@ tree narrow.
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from collections.abc import Mapping
@@ -47,6 +58,7 @@ from typing import Any
 from decklore.runtime.agents import Weights, evaluate, evaluate_all
 from decklore.runtime.determinize import Determinizer, Knowledge
 from decklore.runtime.expressions import RulesError
+from decklore.runtime.frames import frame_to_json
 from decklore.runtime.game import Game
 from decklore.runtime.rng import Rng
 
@@ -133,6 +145,8 @@ class MctsAgent:
         """Iterations run for the last decision (a budget in seconds varies)."""
         self.root: Node | None = None
         """The tree of the last decision, for tools that show what the search found."""
+        self._been: dict[int, tuple[int, dict[str, set[Key]]]] = {}
+        """For each seat, the game turn and the answers given at each position of it."""
 
     def choose(self, game: Game) -> int:
         count = game.option_count()
@@ -166,14 +180,31 @@ class MctsAgent:
             done += 1
         self.iterations = done - ran
         self.root = root
-        chosen = max(range(count), key=lambda i: (root.visits.get(keys[i], 0),
-                                                  _mean(root, keys[i]), -i))
+        given = self._given_here(game, player)
+        allowed = [i for i in range(count) if keys[i] not in given] or list(range(count))
+        chosen = max(allowed, key=lambda i: (root.visits.get(keys[i], 0),
+                                             _mean(root, keys[i]), -i))
+        given.add(keys[chosen])
         child = root.children.get(keys[chosen])
         self._kept = None
         if settings.reuse and child is not None:
             log = game.state.log
             self._kept = (player, log[0], len(log), chosen, child)
         return chosen
+
+    def _given_here(self, game: Game, player: int) -> set[Key]:
+        """The answers this seat gave at this same position earlier in this game turn
+        (empty unless the game went round in a circle back to it)."""
+        turn = game.state.info["turn"]
+        been = self._been.get(player)
+        if been is None or been[0] != turn:
+            been = self._been[player] = (turn, {})
+        frames = [{k: v for k, v in frame_to_json(frame).items() if k not in _BOUND}
+                  for frame in game.state.frames]
+        position = json.dumps([game.observation(player), frames,
+                               game.state.info.get("uses")],
+                              sort_keys=True, separators=(",", ":"), default=repr)
+        return been[1].setdefault(position, set())
 
     def _reused(self, game: Game, player: int) -> Node | None:
         """The part of the last search's tree below the answer it gave, when this decision
@@ -285,6 +316,11 @@ class MctsAgent:
         if base is not None:
             worth = [w - b for w, b in zip(worth, base, strict=True)]
         return [math.tanh(w / self.scale) for w in worth]
+
+
+_BOUND = frozenset({"env", "about", "items", "cards", "to", "picked"})
+"""Fields of a frame that hold values bound by the rules (cards among them, which the
+seat may not see): a position is told apart without them."""
 
 
 def _settled(root: Node, keys: list[Key], left: int) -> bool:

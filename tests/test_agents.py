@@ -278,3 +278,48 @@ def test_every_seat_judged_at_once_as_one_by_one() -> None:
             assert evaluate_all(game, weights) == alone
             game.apply(agent.choose(game))
         assert copy.deepcopy(weights) == weights
+
+
+CIRCLE = """\
+zone draw: per_player, ordered, hidden, deck main
+counter points "Points": per_player, min 0
+flag over "Ended the turn": per_player, until turn
+round:
+  turn:
+    repeat while not me.over:
+      choose one "Your move":
+        option more "Other choices":
+          choose one "Other choices":
+            option back "None of these":
+              log "Nothing done"
+        option end "End your turn (the next player scores a point)":
+          gain 1 points for opponent(me)
+          set over for me
+win p when p.points >= 3
+"""
+
+
+def test_the_search_agent_does_not_go_round_in_circles(tmp_path: Path) -> None:
+    """Ending a turn here gives the rival a point, and "Other choices" then "None of
+    these" leads back to where it began: a short search judges standing still better
+    than the turn's end, and went round until the step budget ended the game. It may
+    go round once a turn; then it knows the way changes nothing."""
+    pack = tmp_path / "mini"
+    shutil.copytree(MINI, pack)
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text() + "rules:\n  - rules/game.rules\n" + AI)
+    (pack / "rules").mkdir()
+    (pack / "rules" / "game.rules").write_text(CIRCLE)
+    tables = loads_tables(compile_pack(pack).data)
+    for seed in range(3):
+        game = Game.new(tables, 2, seed)
+        agents = [make_agent("mcts:iters=30", seed, tables.raw) for _ in range(2)]
+        while not game.terminal:
+            player = game.current_player()
+            assert player is not None
+            game.apply(agents[player].choose(game))
+        result = game.state.info["result"]
+        assert "error" not in result, result
+        circles = sum(1 for event in game.state.log if event[0] == "log"
+                      and "Nothing done" in str(event))
+        assert circles <= game.state.info["turn"], (seed, circles)
