@@ -279,6 +279,39 @@ class World:
         if changed is not None:
             changed.update(tags)
 
+    def touch_seats(self, tags: tuple[str, ...], seated: tuple[str, ...],
+                    seats: tuple[int, ...]) -> None:
+        """As ``touch``, but what ``seated[k]`` names changed for seat (or card)
+        ``seats[k]`` only: of a define that sees that seat only through its arguments
+        (``seat_reads``), only the values asked about that seat are forgotten."""
+        memo = self.memo
+        if memo:
+            whole, partial = self.program.seat_reads.plan(tags, seated)
+            for name in memo.keys() & whole:
+                del memo[name]
+            for name, at in partial:
+                table = memo.get(name)
+                if table is None:
+                    continue
+                hits = {(i & 63, seats[i >> 6]) for i in at}
+                if len(hits) == 1:  # the usual case: one seat, named by one argument
+                    ((i, seat),) = hits
+                    rest = {args: value for args, value in table.items() if args[i] != seat}
+                else:
+                    rest = {args: value for args, value in table.items()
+                            if not any(args[i] == seat for i, seat in hits)}
+                if len(rest) == len(table):
+                    continue  # nothing about these seats: the table stays, shared or not
+                if rest:
+                    memo[name] = rest
+                    self.owned.add(name)
+                else:
+                    del memo[name]
+        changed = self.changed
+        if changed is not None:
+            changed.update(tags)
+            changed.update(seated)
+
     def touch_all(self) -> None:
         """A new turn or round: whose turn it is, and the turn and round numbers, changed.
 
@@ -304,19 +337,26 @@ class World:
             self.state.counter_to_change(name)[slot] = value
             self.log_event("counter", name, slot, value)
             self._dirty = True
-            self.touch(counter_tag(name))
+            if spec["per"] == "game":
+                self.touch(counter_tag(name))
+            else:
+                self.touch_seats((), (counter_tag(name),), (slot,))
             if name in self.program.symbol_marks:  # a block placed or a symbol taken off
                 self._drop_mark(name, slot)
                 self.touch(CARDS, SYMBOLS)
 
     def change_flag(self, name: str, of: Any, value: bool) -> None:
         """Set or clear a flag, logged when it changes."""
-        slot = self._slot(self.program.flags[name], of, name)
+        spec = self.program.flags[name]
+        slot = self._slot(spec, of, name)
         if self.state.flags[name][slot] != value:
             self.state.flag_to_change(name)[slot] = value
             self.log_event("flag", name, slot, value)
             self._dirty = True
-            self.touch(flag_tag(name))
+            if spec["per"] == "game":
+                self.touch(flag_tag(name))
+            else:
+                self.touch_seats((), (flag_tag(name),), (slot,))
             if name in self.program.symbol_marks:  # a block placed or a symbol taken off
                 self._drop_mark(name, slot)
                 self.touch(CARDS, SYMBOLS)
@@ -335,6 +375,7 @@ class World:
             elif player is None:
                 raise RulesError(f"zone '{zone}' belongs to each player: say whose")
         left = row["zone"]
+        left_seat = row["player"]
         was = left if left != UNDER else self.location(card)[0]
         host = row.get("host")
         base = row.get("base")
@@ -374,21 +415,56 @@ class World:
             self._view = None  # symbol totals change only when a counting zone does
         self._dirty = True
         tags = program.zone_tags
-        touched: tuple[str, ...] = (CARDS, tags.get(left, left), tags.get(zone, zone))
+        touched: tuple[str, ...] = (CARDS,)
+        seated: tuple[str, ...] = ()
+        seats: tuple[int, ...] = ()
+        for name, seat in ((left, left_seat), (zone, player)):
+            if seat is None:
+                touched += (tags.get(name, name),)
+            else:  # a zone each player has: only that player's changed
+                seated += (tags.get(name, name),)
+                seats += (seat,)
         if under and not keep_stack:
             touched += (tags.get(UNDER, UNDER),)
         if host is not None or base is not None or above or under:
             touched += (STACKS,)  # a stack it was or is part of changed
-        if self._view is None:
-            touched += (SYMBOLS,)  # dropped now or before: what read it is remade
+        if self._view is None:  # dropped now or before: what read it is remade
+            on = self._symbol_seats(((old, left_seat if left != UNDER else None),
+                                     (spec, player)))
+            if on is None:
+                touched += (SYMBOLS,)
+            else:
+                seated += (SYMBOLS,) * len(on)
+                seats += on
         for name, _ in marks:
             touched += (counter_tag(name), flag_tag(name))
-        self.touch(*touched)  # one pass over the memo for all of them
+        if seated:
+            self.touch_seats(touched, seated, seats)  # one pass over the memo for all
+        else:
+            self.touch(*touched)
         if spec is not None and spec.get("slots") is not None and len(
                 self.zone_cards(zone, player)) > spec["slots"]:
             raise RulesError(f"zone '{zone}' holds at most {spec['slots']} cards")
         if spec is not None and spec["symbols"] and (old is None or not old["symbols"]):
             self.fire("played", [card])
+
+    def _symbol_seats(self, places: tuple[tuple[Mapping[str, Any] | None, int | None], ...]
+                      ) -> tuple[int, ...] | None:
+        """The seats whose symbol totals a change of these (zone, seat) places may change,
+        or None: anyone's (a shared or unknown zone that counts, or totals that are not
+        each seat's own, ``seat_reads.symbols_per_seat``)."""
+        if not self.program.symbols_per_seat:
+            return None
+        seats: list[int] = []
+        for spec, seat in places:
+            if spec is None:
+                return None
+            if spec["symbols"] or spec["stacks"]:
+                if seat is None:
+                    return None
+                if seat not in seats:
+                    seats.append(seat)
+        return tuple(seats)
 
     def _clear_marks(self, cards: list[int]) -> None:
         """Marks that last ``until moved`` go back to their start on the cards that moved."""
