@@ -39,6 +39,10 @@ from decklore.runtime.reads import (
 Places = dict[str, frozenset[int] | None]
 """For each tag a define reads per seat, the argument positions that name the seat."""
 
+Plan = tuple[frozenset[str],
+             dict[str, tuple[tuple[tuple[int, int], ...], tuple[int, ...]]]]
+"""What one kind of change forgets (``SeatReads.plan``)."""
+
 SEAT_ARG: dict[str, int] = {
     "symbols": 1, "blocks_on": 1, "has_key": 0, "locked_symbols": 2, "unlocked": 1}
 """Builtins that read the symbol view of one receiver only, and which argument it is."""
@@ -81,22 +85,26 @@ class SeatReads:
                 if merged != self.places[name]:
                     self.places[name] = merged
                     changed = True
-        self._plans: dict[tuple[tuple[str, ...], tuple[str, ...]],
-                          tuple[frozenset[str], tuple[tuple[str, tuple[int, ...]], ...]]] = {}
+        self.useful: frozenset[str] = frozenset(
+            tag for name, found in self.places.items() if ANY not in reads.defines[name]
+            for tag, at in found.items() if at is not None)
+        """The tags some define reads through its arguments alone: for any other tag a
+        change of one seat forgets as much as a change of all, so it is told as one."""
+        self._plans: dict[tuple[tuple[str, ...], tuple[str, ...]], Plan] = {}
 
-    def plan(self, tags: tuple[str, ...], seated: tuple[str, ...]
-             ) -> tuple[frozenset[str], tuple[tuple[str, tuple[int, ...]], ...]]:
+    def plan(self, tags: tuple[str, ...], seated: tuple[str, ...]) -> Plan:
         """What a change that touches ``tags`` for everyone and the k-th of ``seated`` for
-        one seat only must forget: the defines it forgets outright, and for the others
-        the (k, argument position) pairs, flattened as k * 64 + position, of the values to
-        drop.  Worked out once for each such change."""
+        one seat only must forget: the defines it forgets outright, and for each of the
+        others the (k, argument position) pairs of the values to drop, with the positions
+        alone (for the usual change, whose seated tags all name one seat).  Worked out
+        once for each such change."""
         key = (tags, seated)
         found = self._plans.get(key)
         if found is not None:
             return found
         reads = self._reads
         whole = set(reads.readers_of_all(tags)) if tags else set()
-        partial: dict[str, set[int]] = {}
+        partial: dict[str, set[tuple[int, int]]] = {}
         for k, tag in enumerate(seated):
             for name in reads.readers_of_all((tag,)):
                 if name in whole:
@@ -106,10 +114,10 @@ class SeatReads:
                     whole.add(name)
                     partial.pop(name, None)
                 else:
-                    partial.setdefault(name, set()).update(k * 64 + i for i in at)
-        found = self._plans[key] = (
-            frozenset(whole),
-            tuple((name, tuple(sorted(at))) for name, at in sorted(partial.items())))
+                    partial.setdefault(name, set()).update((k, i) for i in at)
+        found = self._plans[key] = (frozenset(whole), {
+            name: (tuple(sorted(at)), tuple(sorted({i for _, i in at})))
+            for name, at in sorted(partial.items())})
         return found
 
     def _walk(self, node: Mapping[str, Any] | None, env: Mapping[str, int | None],

@@ -42,6 +42,9 @@ class World:
         self.state = state
         self.rows: list[dict[str, Any]] = [program.card_rows[c["card"]] for c in state.cards]
         self._view: SymbolView | None = None
+        self._stale: tuple[SymbolView, frozenset[int]] | None = None
+        """The last symbol view dropped by changes of a few seats' units only, and those
+        seats: the next view takes the other seats' totals from it (``symbol_view``)."""
         self.view_units: dict[int, Unit] = {}
         """The units of the symbol view by their base card, made with it: valid after
         ``symbol_view()``, until the view is dropped."""
@@ -168,6 +171,7 @@ class World:
         made again."""
         if view:
             self._view = None
+            self._stale = None
         if not self._units_owned:
             self._units = dict(self._units)
             self._units_owned = True
@@ -227,6 +231,10 @@ class World:
             kinds = self.program.unblockable_kinds
             self._view = SymbolView(units, self.state.players,
                                     unblockable=lambda card: card["kind"] in kinds)
+            stale = self._stale
+            if stale is not None:
+                self._view.keep_totals(stale[0], stale[1])
+                self._stale = None
         return self._view
 
     def _slot(self, spec: Mapping[str, Any], of: Any, name: str) -> int:
@@ -287,19 +295,27 @@ class World:
         memo = self.memo
         if memo:
             whole, partial = self.program.seat_reads.plan(tags, seated)
-            for name in memo.keys() & whole:
-                del memo[name]
-            for name, at in partial:
-                table = memo.get(name)
-                if table is None:
-                    continue
-                hits = {(i & 63, seats[i >> 6]) for i in at}
-                if len(hits) == 1:  # the usual case: one seat, named by one argument
-                    ((i, seat),) = hits
+            if whole:
+                for name in memo.keys() & whole:
+                    del memo[name]
+            seat = seats[0]
+            one = len(seats) == 1 or seats.count(seat) == len(seats)
+            for name in partial.keys() & memo.keys():
+                table = memo[name]
+                pairs, positions = partial[name]
+                if one and len(positions) == 1:  # the usual case: one seat, one argument
+                    i = positions[0]
+                    if len(table) == 1:  # often: one question asked since the last change
+                        for args in table:
+                            if args[i] == seat:
+                                del memo[name]
+                        continue
                     rest = {args: value for args, value in table.items() if args[i] != seat}
                 else:
+                    hits = {(i, seat) for i in positions} if one else {
+                        (i, seats[k]) for k, i in pairs}
                     rest = {args: value for args, value in table.items()
-                            if not any(args[i] == seat for i, seat in hits)}
+                            if not any(args[i] == s for i, s in hits)}
                 if len(rest) == len(table):
                     continue  # nothing about these seats: the table stays, shared or not
                 if rest:
@@ -337,10 +353,11 @@ class World:
             self.state.counter_to_change(name)[slot] = value
             self.log_event("counter", name, slot, value)
             self._dirty = True
-            if spec["per"] == "game":
-                self.touch(counter_tag(name))
+            tag = counter_tag(name)
+            if spec["per"] == "game" or tag not in self.program.seat_reads.useful:
+                self.touch(tag)
             else:
-                self.touch_seats((), (counter_tag(name),), (slot,))
+                self.touch_seats((), (tag,), (slot,))
             if name in self.program.symbol_marks:  # a block placed or a symbol taken off
                 self._drop_mark(name, slot)
                 self.touch(CARDS, SYMBOLS)
@@ -353,10 +370,11 @@ class World:
             self.state.flag_to_change(name)[slot] = value
             self.log_event("flag", name, slot, value)
             self._dirty = True
-            if spec["per"] == "game":
-                self.touch(flag_tag(name))
+            tag = flag_tag(name)
+            if spec["per"] == "game" or tag not in self.program.seat_reads.useful:
+                self.touch(tag)
             else:
-                self.touch_seats((), (flag_tag(name),), (slot,))
+                self.touch_seats((), (tag,), (slot,))
             if name in self.program.symbol_marks:  # a block placed or a symbol taken off
                 self._drop_mark(name, slot)
                 self.touch(CARDS, SYMBOLS)
@@ -410,28 +428,41 @@ class World:
                 state.move(other, zone, player, top=top)
                 state.log.append(["move", other, zone, player, cards[other]["face_up"]])
         old = program.zones.get(was)
+        per_seat = program.symbols_per_seat
+        on: tuple[int, ...] | None = None
         if (spec is None or spec["symbols"] or spec["stacks"] or old is None
                 or old["symbols"] or old["stacks"]):
-            self._view = None  # symbol totals change only when a counting zone does
+            # symbol totals change only when a counting zone does, and only its seat's
+            if per_seat:
+                on = self._symbol_seats(((old, left_seat if left != UNDER else None),
+                                         (spec, player)))
+                self._drop_view(on)
+            else:
+                self._view = None
+        elif per_seat:
+            on = ()
         self._dirty = True
         tags = program.zone_tags
-        touched: tuple[str, ...] = (CARDS,)
+        a, b = tags.get(left, left), tags.get(zone, zone)
+        useful = program.seat_reads.useful
         seated: tuple[str, ...] = ()
         seats: tuple[int, ...] = ()
-        for name, seat in ((left, left_seat), (zone, player)):
-            if seat is None:
-                touched += (tags.get(name, name),)
-            else:  # a zone each player has: only that player's changed
-                seated += (tags.get(name, name),)
-                seats += (seat,)
+        if useful and (a in useful or b in useful or SYMBOLS in useful):
+            touched: tuple[str, ...] = (CARDS,)
+            for tag, seat in ((a, left_seat), (b, player)):
+                if seat is None or tag not in useful:
+                    touched += (tag,)
+                else:  # a zone each player has: only that player's changed
+                    seated += (tag,)
+                    seats += (seat,)
+        else:
+            touched = (CARDS, a, b)
         if under and not keep_stack:
             touched += (tags.get(UNDER, UNDER),)
         if host is not None or base is not None or above or under:
             touched += (STACKS,)  # a stack it was or is part of changed
         if self._view is None:  # dropped now or before: what read it is remade
-            on = self._symbol_seats(((old, left_seat if left != UNDER else None),
-                                     (spec, player)))
-            if on is None:
+            if on is None or SYMBOLS not in useful:
                 touched += (SYMBOLS,)
             else:
                 seated += (SYMBOLS,) * len(on)
@@ -447,6 +478,18 @@ class World:
             raise RulesError(f"zone '{zone}' holds at most {spec['slots']} cards")
         if spec is not None and spec["symbols"] and (old is None or not old["symbols"]):
             self.fire("played", [card])
+
+    def _drop_view(self, seats: tuple[int, ...] | None) -> None:
+        """Drop the symbol view after a change of these seats' units (None: anyone's),
+        keeping it aside so that the next view takes the other seats' totals from it."""
+        view = self._view
+        if seats is None:
+            self._stale = None
+        elif view is not None:
+            self._stale = (view, frozenset(seats))
+        elif self._stale is not None:
+            self._stale = (self._stale[0], self._stale[1] | frozenset(seats))
+        self._view = None
 
     def _symbol_seats(self, places: tuple[tuple[Mapping[str, Any] | None, int | None], ...]
                       ) -> tuple[int, ...] | None:
@@ -598,6 +641,7 @@ class World:
         owner and marks), or a mark of every unit changed."""
         if cards is None:
             self._view = None
+            self._stale = None
             self._units = {}
             self._units_owned = True
             return

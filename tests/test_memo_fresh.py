@@ -25,6 +25,7 @@ from decklore.runtime.simulate import deal_decks
 
 def assert_memo_is_fresh(game: Game) -> int:
     fresh = game.clone()
+    fresh.forget_symbols()  # the symbol view and its totals made again too
     compared = 0
     for name, table in game.memo.items():
         for args, value in table.items():
@@ -97,9 +98,33 @@ def test_forgetting_too_little_per_seat_is_caught(monkeypatch: pytest.MonkeyPatc
     plan = seat_reads.SeatReads.plan
 
     def whole_only(self: seat_reads.SeatReads, tags: tuple[str, ...], seated: tuple[str, ...]
-                   ) -> tuple[frozenset[str], tuple[tuple[str, tuple[int, ...]], ...]]:
-        return plan(self, tags, seated)[0], ()
+                   ) -> seat_reads.Plan:
+        return plan(self, tags, seated)[0], {}
 
     monkeypatch.setattr(seat_reads.SeatReads, "plan", whole_only)
     with pytest.raises(AssertionError):
         play_and_compare("era-of-kingdoms", 3, 2, False, 120)
+
+
+def test_the_symbol_view_keeps_the_totals_of_other_seats() -> None:
+    """After a card is played into one kingdom's lands, the next symbol view takes the
+    other kingdoms' totals from the last one, and every total is what a fresh view says."""
+    tables = tables_of("era-of-kingdoms")
+    game = Game.new(tables, 3, 2, deal_decks(tables, 3, 2) or None)
+    symbols = game.program.symbol_ids
+    view = game.symbol_view()
+    for p in range(3):
+        for s in symbols:
+            view.total(s, p)
+    hand = game.zone_cards("hand", 1)
+    space = next(z for z in game.program.zones if z.startswith("lands"))
+    game.move(hand[0], space, 1)
+    kept = game.symbol_view()
+    assert kept is not view
+    assert {p for _, p in kept._totals} == {0, 2}
+    fresh = game.clone()
+    fresh.forget_symbols()
+    again = fresh.symbol_view()
+    for p in range(3):
+        for s in symbols:
+            assert kept.total(s, p) == again.total(s, p), (s, p)
