@@ -40,8 +40,10 @@ Places = dict[str, frozenset[int] | None]
 """For each tag a define reads per seat, the argument positions that name the seat."""
 
 Plan = tuple[frozenset[str],
-             dict[str, tuple[tuple[tuple[int, int], ...], tuple[int, ...]]]]
-"""What one kind of change forgets (``SeatReads.plan``)."""
+             dict[str, tuple[tuple[tuple[int, int], ...], tuple[int, ...]]],
+             frozenset[str]]
+"""What one kind of change forgets (``SeatReads.plan``): the defines forgotten outright,
+those forgotten per seat (with the arguments to look at), and both together."""
 
 SEAT_ARG: dict[str, int] = {
     "symbols": 1, "blocks_on": 1, "has_key": 0, "locked_symbols": 2, "unlocked": 1}
@@ -97,7 +99,8 @@ class SeatReads:
         one seat only must forget: the defines it forgets outright, and for each of the
         others the (k, argument position) pairs of the values to drop, with the positions
         alone (for the usual change, whose seated tags all name one seat).  Worked out
-        once for each such change."""
+        once for each such change (the third part: the first two together, so that the
+        memo is looked over once)."""
         key = (tags, seated)
         found = self._plans.get(key)
         if found is not None:
@@ -117,7 +120,7 @@ class SeatReads:
                     partial.setdefault(name, set()).update((k, i) for i in at)
         found = self._plans[key] = (frozenset(whole), {
             name: (tuple(sorted(at)), tuple(sorted({i for _, i in at})))
-            for name, at in sorted(partial.items())})
+            for name, at in sorted(partial.items())}, frozenset(whole | partial.keys()))
         return found
 
     def _walk(self, node: Mapping[str, Any] | None, env: Mapping[str, int | None],

@@ -294,15 +294,16 @@ class World:
         (``seat_reads``), only the values asked about that seat are forgotten."""
         memo = self.memo
         if memo:
-            whole, partial = self.program.seat_reads.plan(tags, seated)
-            if whole:
-                for name in memo.keys() & whole:
-                    del memo[name]
+            _, partial, every = self.program.seat_reads.plan(tags, seated)
             seat = seats[0]
             one = len(seats) == 1 or seats.count(seat) == len(seats)
-            for name in partial.keys() & memo.keys():
+            for name in memo.keys() & every:
+                found = partial.get(name)
+                if found is None:
+                    del memo[name]
+                    continue
                 table = memo[name]
-                pairs, positions = partial[name]
+                pairs, positions = found
                 if one and len(positions) == 1:  # the usual case: one seat, one argument
                     i = positions[0]
                     if len(table) == 1:  # often: one question asked since the last change

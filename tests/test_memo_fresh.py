@@ -99,7 +99,8 @@ def test_forgetting_too_little_per_seat_is_caught(monkeypatch: pytest.MonkeyPatc
 
     def whole_only(self: seat_reads.SeatReads, tags: tuple[str, ...], seated: tuple[str, ...]
                    ) -> seat_reads.Plan:
-        return plan(self, tags, seated)[0], {}
+        whole = plan(self, tags, seated)[0]
+        return whole, {}, whole
 
     monkeypatch.setattr(seat_reads.SeatReads, "plan", whole_only)
     with pytest.raises(AssertionError):
