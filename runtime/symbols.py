@@ -152,10 +152,10 @@ class SymbolView:
         """Take from an earlier view the answers about every seat but ``changed``: the
         caller knows that each seat's totals are made of its own units alone, and that
         only the units of those seats changed since ``old`` was made."""
-        for mine, theirs in ((self._totals, old._totals), (self._blocks, old._blocks)):
-            for key, value in theirs.items():
+        for here, there in ((self._totals, old._totals), (self._blocks, old._blocks)):
+            for key, value in there.items():
                 if key[1] not in changed:
-                    mine.setdefault(key, value)
+                    here.setdefault(key, value)
         for key, counted in old._blockables.items():
             if key[1] not in changed:
                 self._blockables.setdefault(key, counted)
