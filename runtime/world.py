@@ -605,31 +605,21 @@ class World:
             values = self.state.counters[name] if start is not None else self.state.flags[name]
             if start is None:
                 if True in values:
-                    slots = [i for i, v in enumerate(values) if v]
                     self.state.flag_to_change(name)[:] = [False] * len(values)
                     self.log_event("reset", name)
-                    self._touch_slots(flag_tag(name), self.program.flags[name], slots)
+                    self.touch(flag_tag(name))
                 else:
                     continue
             elif values.count(start) != len(values):
-                slots = [i for i, v in enumerate(values) if v != start]
                 self.state.counter_to_change(name)[:] = [start] * len(values)
                 self.log_event("reset", name)
-                self._touch_slots(counter_tag(name), self.program.counters[name], slots)
+                self.touch(counter_tag(name))
             else:
                 continue
             if name in self.program.symbol_marks:  # blocks placed for the period go
                 self.forget_symbols()
                 self.touch(CARDS, SYMBOLS)
         self.state.info["uses"].pop(period, None)  # limits: read by no define or outcome
-
-    def _touch_slots(self, tag: str, spec: Mapping[str, Any], slots: list[int]) -> None:
-        """A counter or flag went back to its start on these slots only (at the end of a
-        turn, often the player's who had it): forget per seat when they are few."""
-        if spec["per"] == "game" or len(slots) > 4 or tag not in self.program.seat_reads.useful:
-            self.touch(tag)
-        else:
-            self.touch_seats((), (tag,) * len(slots), tuple(slots))
 
     def fire(self, event: str, args: list[Any]) -> None:
         """Push the triggers of ``event`` whose condition holds, to run before anything
