@@ -137,6 +137,7 @@ class Game(Machine):
         twin.state = self.state.clone(SHARE_ALL)
         twin.rows = self.rows
         twin._view = self._view
+        twin._stale = self._stale
         twin.view_units = self.view_units
         twin._units = self._units  # copied by whichever of the two first drops a unit
         twin._units_owned = self._units_owned = False

@@ -21,6 +21,7 @@ from decklore.runtime.codegen import Generated
 from decklore.runtime.expressions import Compiler, Env, Expr, RulesError
 from decklore.runtime.reads import OUT as OUT_TAG
 from decklore.runtime.reads import Reads, zone_tag
+from decklore.runtime.seat_reads import SeatReads, symbols_per_seat
 from decklore.runtime.state import SPACE, space_names, zone_rows
 from decklore.runtime.tables import Tables
 
@@ -166,6 +167,11 @@ class Program:
                          for o in rules["outcomes"]]
         self.reads = Reads(rules["defines"])
         """What each define reads, so that a change forgets only the values it affects."""
+        self.seat_reads = SeatReads(rules["defines"], self.reads)
+        """Whose zones, counters and symbols each define reads, by its arguments: a change
+        of one seat's forgets only the values about that seat."""
+        self.symbols_per_seat = symbols_per_seat(self.card_rows.values(), self.zones)
+        """Whether a seat's symbol totals are made of its own units alone (``seat_reads``)."""
         self.outcome_reads = [self.reads.of(o["when"]) | {OUT_TAG} for o in rules["outcomes"]]
         """What each outcome reads (and who is still in), so it is checked only after a
         change to one of them."""

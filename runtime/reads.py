@@ -23,9 +23,10 @@ module answers that from the rules IR alone: each expression reads a set of **ta
 - ``*`` anything at all: an expression or builtin this module does not know, so a rule the
   engine learns later is never remembered too long.
 
-and the engine names the tags each change touches (``World.touch``).  Reading more than an
-expression really reads only costs a recomputation; reading less would be a wrong value,
-so every unknown is ``*``.
+and the engine names the tags each change touches (``World.touch``; ``World.touch_seats``
+when a change is one seat's, for the defines ``seat_reads.py`` places by their
+arguments).  Reading more than an expression really reads only costs a recomputation;
+reading less would be a wrong value, so every unknown is ``*``.
 """
 
 from __future__ import annotations

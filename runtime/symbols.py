@@ -148,6 +148,18 @@ class SymbolView:
             elif e.key is None:
                 self._blocking.setdefault(e.target, []).append(e)
 
+    def keep_totals(self, old: SymbolView, changed: frozenset[int]) -> None:
+        """Take from an earlier view the answers about every seat but ``changed``: the
+        caller knows that each seat's totals are made of its own units alone, and that
+        only the units of those seats changed since ``old`` was made."""
+        for here, there in ((self._totals, old._totals), (self._blocks, old._blocks)):
+            for key, value in there.items():
+                if key[1] not in changed:
+                    here.setdefault(key, value)
+        for key, counted in old._blockables.items():
+            if key[1] not in changed:
+                self._blockables.setdefault(key, counted)
+
     def _open_keys(self, player: int) -> frozenset[str]:
         keys: set[str] = set()
         while True:

@@ -42,6 +42,9 @@ class World:
         self.state = state
         self.rows: list[dict[str, Any]] = [program.card_rows[c["card"]] for c in state.cards]
         self._view: SymbolView | None = None
+        self._stale: tuple[SymbolView, frozenset[int]] | None = None
+        """The last symbol view dropped by changes of a few seats' units only, and those
+        seats: the next view takes the other seats' totals from it (``symbol_view``)."""
         self.view_units: dict[int, Unit] = {}
         """The units of the symbol view by their base card, made with it: valid after
         ``symbol_view()``, until the view is dropped."""
@@ -168,6 +171,7 @@ class World:
         made again."""
         if view:
             self._view = None
+            self._stale = None
         if not self._units_owned:
             self._units = dict(self._units)
             self._units_owned = True
@@ -227,6 +231,10 @@ class World:
             kinds = self.program.unblockable_kinds
             self._view = SymbolView(units, self.state.players,
                                     unblockable=lambda card: card["kind"] in kinds)
+            stale = self._stale
+            if stale is not None:
+                self._view.keep_totals(stale[0], stale[1])
+                self._stale = None
         return self._view
 
     def _slot(self, spec: Mapping[str, Any], of: Any, name: str) -> int:
@@ -279,6 +287,48 @@ class World:
         if changed is not None:
             changed.update(tags)
 
+    def touch_seats(self, tags: tuple[str, ...], seated: tuple[str, ...],
+                    seats: tuple[int, ...]) -> None:
+        """As ``touch``, but what ``seated[k]`` names changed for seat (or card)
+        ``seats[k]`` only: of a define that sees that seat only through its arguments
+        (``seat_reads``), only the values asked about that seat are forgotten."""
+        memo = self.memo
+        if memo:
+            _, partial, every = self.program.seat_reads.plan(tags, seated)
+            seat = seats[0]
+            one = len(seats) == 1 or seats.count(seat) == len(seats)
+            for name in memo.keys() & every:
+                found = partial.get(name)
+                if found is None:
+                    del memo[name]
+                    continue
+                table = memo[name]
+                pairs, positions = found
+                if one and len(positions) == 1:  # the usual case: one seat, one argument
+                    i = positions[0]
+                    if len(table) == 1:  # often: one question asked since the last change
+                        for args in table:
+                            if args[i] == seat:
+                                del memo[name]
+                        continue
+                    rest = {args: value for args, value in table.items() if args[i] != seat}
+                else:
+                    hits = {(i, seat) for i in positions} if one else {
+                        (i, seats[k]) for k, i in pairs}
+                    rest = {args: value for args, value in table.items()
+                            if not any(args[i] == s for i, s in hits)}
+                if len(rest) == len(table):
+                    continue  # nothing about these seats: the table stays, shared or not
+                if rest:
+                    memo[name] = rest
+                    self.owned.add(name)
+                else:
+                    del memo[name]
+        changed = self.changed
+        if changed is not None:
+            changed.update(tags)
+            changed.update(seated)
+
     def touch_all(self) -> None:
         """A new turn or round: whose turn it is, and the turn and round numbers, changed.
 
@@ -304,19 +354,28 @@ class World:
             self.state.counter_to_change(name)[slot] = value
             self.log_event("counter", name, slot, value)
             self._dirty = True
-            self.touch(counter_tag(name))
+            tag = counter_tag(name)
+            if spec["per"] == "game" or tag not in self.program.seat_reads.useful:
+                self.touch(tag)
+            else:
+                self.touch_seats((), (tag,), (slot,))
             if name in self.program.symbol_marks:  # a block placed or a symbol taken off
                 self._drop_mark(name, slot)
                 self.touch(CARDS, SYMBOLS)
 
     def change_flag(self, name: str, of: Any, value: bool) -> None:
         """Set or clear a flag, logged when it changes."""
-        slot = self._slot(self.program.flags[name], of, name)
+        spec = self.program.flags[name]
+        slot = self._slot(spec, of, name)
         if self.state.flags[name][slot] != value:
             self.state.flag_to_change(name)[slot] = value
             self.log_event("flag", name, slot, value)
             self._dirty = True
-            self.touch(flag_tag(name))
+            tag = flag_tag(name)
+            if spec["per"] == "game" or tag not in self.program.seat_reads.useful:
+                self.touch(tag)
+            else:
+                self.touch_seats((), (tag,), (slot,))
             if name in self.program.symbol_marks:  # a block placed or a symbol taken off
                 self._drop_mark(name, slot)
                 self.touch(CARDS, SYMBOLS)
@@ -335,6 +394,7 @@ class World:
             elif player is None:
                 raise RulesError(f"zone '{zone}' belongs to each player: say whose")
         left = row["zone"]
+        left_seat = row["player"]
         was = left if left != UNDER else self.location(card)[0]
         host = row.get("host")
         base = row.get("base")
@@ -369,26 +429,86 @@ class World:
                 state.move(other, zone, player, top=top)
                 state.log.append(["move", other, zone, player, cards[other]["face_up"]])
         old = program.zones.get(was)
+        per_seat = program.symbols_per_seat
+        on: tuple[int, ...] | None = None
         if (spec is None or spec["symbols"] or spec["stacks"] or old is None
                 or old["symbols"] or old["stacks"]):
-            self._view = None  # symbol totals change only when a counting zone does
+            # symbol totals change only when a counting zone does, and only its seat's
+            if per_seat:
+                on = self._symbol_seats(((old, left_seat if left != UNDER else None),
+                                         (spec, player)))
+                self._drop_view(on)
+            else:
+                self._view = None
+        elif per_seat:
+            on = ()
         self._dirty = True
         tags = program.zone_tags
-        touched: tuple[str, ...] = (CARDS, tags.get(left, left), tags.get(zone, zone))
+        a, b = tags.get(left, left), tags.get(zone, zone)
+        useful = program.seat_reads.useful
+        seated: tuple[str, ...] = ()
+        seats: tuple[int, ...] = ()
+        if useful and (a in useful or b in useful or SYMBOLS in useful):
+            touched: tuple[str, ...] = (CARDS,)
+            for tag, seat in ((a, left_seat), (b, player)):
+                if seat is None or tag not in useful:
+                    touched += (tag,)
+                else:  # a zone each player has: only that player's changed
+                    seated += (tag,)
+                    seats += (seat,)
+        else:
+            touched = (CARDS, a, b)
         if under and not keep_stack:
             touched += (tags.get(UNDER, UNDER),)
         if host is not None or base is not None or above or under:
             touched += (STACKS,)  # a stack it was or is part of changed
-        if self._view is None:
-            touched += (SYMBOLS,)  # dropped now or before: what read it is remade
+        if self._view is None:  # dropped now or before: what read it is remade
+            if on is None or SYMBOLS not in useful:
+                touched += (SYMBOLS,)
+            else:
+                seated += (SYMBOLS,) * len(on)
+                seats += on
         for name, _ in marks:
             touched += (counter_tag(name), flag_tag(name))
-        self.touch(*touched)  # one pass over the memo for all of them
+        if seated:
+            self.touch_seats(touched, seated, seats)  # one pass over the memo for all
+        else:
+            self.touch(*touched)
         if spec is not None and spec.get("slots") is not None and len(
                 self.zone_cards(zone, player)) > spec["slots"]:
             raise RulesError(f"zone '{zone}' holds at most {spec['slots']} cards")
         if spec is not None and spec["symbols"] and (old is None or not old["symbols"]):
             self.fire("played", [card])
+
+    def _drop_view(self, seats: tuple[int, ...] | None) -> None:
+        """Drop the symbol view after a change of these seats' units (None: anyone's),
+        keeping it aside so that the next view takes the other seats' totals from it."""
+        view = self._view
+        if seats is None:
+            self._stale = None
+        elif view is not None:
+            self._stale = (view, frozenset(seats))
+        elif self._stale is not None:
+            self._stale = (self._stale[0], self._stale[1] | frozenset(seats))
+        self._view = None
+
+    def _symbol_seats(self, places: tuple[tuple[Mapping[str, Any] | None, int | None], ...]
+                      ) -> tuple[int, ...] | None:
+        """The seats whose symbol totals a change of these (zone, seat) places may change,
+        or None: anyone's (a shared or unknown zone that counts, or totals that are not
+        each seat's own, ``seat_reads.symbols_per_seat``)."""
+        if not self.program.symbols_per_seat:
+            return None
+        seats: list[int] = []
+        for spec, seat in places:
+            if spec is None:
+                return None
+            if spec["symbols"] or spec["stacks"]:
+                if seat is None:
+                    return None
+                if seat not in seats:
+                    seats.append(seat)
+        return tuple(seats)
 
     def _clear_marks(self, cards: list[int]) -> None:
         """Marks that last ``until moved`` go back to their start on the cards that moved."""
@@ -522,6 +642,7 @@ class World:
         owner and marks), or a mark of every unit changed."""
         if cards is None:
             self._view = None
+            self._stale = None
             self._units = {}
             self._units_owned = True
             return
