@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from decklore.runtime.reads import ANY, FACES, Reads, zone_tag
+from decklore.runtime.reads import ANY, FACES, Reads, ir_children, zone_tag
 from decklore.runtime.state import UNDER
 
 Origin = str | tuple[str, int]
@@ -159,7 +159,7 @@ class FaceReads:
         if op == "join":
             return self._origin(node["a"], env, read) | self._origin(node["b"], env, read)
         found: frozenset[Origin] = frozenset()
-        for child in _children(node):
+        for child in ir_children(node):
             found |= self._origin(child, env, read)
         if op in NOT_CARDS:
             return frozenset()
@@ -177,14 +177,3 @@ def _bound(origins: frozenset[Origin], args: Sequence[frozenset[Origin]]) -> fro
         else:
             out.add(ANY)
     return frozenset(out)
-
-
-def _children(node: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    found: list[Mapping[str, Any]] = []
-    for value in node.values():
-        if isinstance(value, Mapping):
-            if "op" in value:
-                found.append(value)
-        elif isinstance(value, list | tuple):
-            found.extend(v for v in value if isinstance(v, Mapping) and "op" in v)
-    return found

@@ -88,7 +88,9 @@ def flag_tag(name: str) -> str:
     return "f:" + name
 
 
-def _children(node: Mapping[str, Any]) -> Iterable[Mapping[str, Any]]:
+def ir_children(node: Mapping[str, Any]) -> Iterable[Mapping[str, Any]]:
+    """The expressions directly inside an IR node (its fields that are nodes, or lists of
+    them): what every walk over the rules IR steps into."""
     for value in node.values():
         if isinstance(value, Mapping):
             if "op" in value:
@@ -123,7 +125,7 @@ def direct_reads(node: Mapping[str, Any] | None) -> tuple[set[str], set[str]]:
             tags |= BUILTIN_READS.get(here["fn"], frozenset({ANY}))
         elif op not in _STATIC_OPS:
             tags.add(ANY)
-        stack.extend(_children(here))
+        stack.extend(ir_children(here))
     return tags, calls
 
 

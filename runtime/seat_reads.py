@@ -33,6 +33,7 @@ from decklore.runtime.reads import (
     Reads,
     counter_tag,
     flag_tag,
+    ir_children,
     zone_tag,
 )
 
@@ -167,7 +168,7 @@ class SeatReads:
             self._walk(node.get("where"), inner, found)
             self._walk(node.get("value"), inner, found)
             return
-        for child in _children(node):
+        for child in ir_children(node):
             self._walk(child, env, found)
 
 
@@ -179,14 +180,3 @@ def _param(node: Mapping[str, Any] | None, env: Mapping[str, int | None]
         if at is not None:
             return frozenset({at})
     return None
-
-
-def _children(node: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    found: list[Mapping[str, Any]] = []
-    for value in node.values():
-        if isinstance(value, Mapping):
-            if "op" in value:
-                found.append(value)
-        elif isinstance(value, list | tuple):
-            found.extend(v for v in value if isinstance(v, Mapping) and "op" in v)
-    return found
