@@ -40,8 +40,13 @@ from pathlib import Path
 from typing import Any
 
 from decklore.cards import bundled_pack
-from decklore.compiler.tools.scenarios import compiled_tables
-from decklore.runtime import Game, StepBudgetExceeded  # where every version has them
+
+try:
+    from decklore.compiler.tools.scenarios import compiled_tables
+    from decklore.runtime import Game, StepBudgetExceeded
+except ImportError:  # the layout before issue 16's rounds, so --against can time its baseline
+    from decklore.compiler.scenarios import compiled_tables  # type: ignore[import-not-found,no-redef]
+    from decklore.runtime.engine import Game, StepBudgetExceeded  # type: ignore[import-not-found,no-redef]
 from decklore.runtime.agents import GreedyAgent, RandomAgent, Weights
 from decklore.runtime.simulate import deal_decks
 from decklore.runtime.tables import Tables
