@@ -20,6 +20,7 @@ from starlette.testclient import TestClient
 from decklore.runtime.describe import event_text, visible
 from decklore.runtime.rng import Rng
 from decklore.web import Table, compile_folder, create_app
+from decklore.web.views import button_texts
 
 ROOT = Path(__file__).resolve().parent.parent
 ERA = ROOT / "cards" / "era"
@@ -380,3 +381,30 @@ def test_a_reloaded_pack_that_cannot_start_keeps_the_game(era_tables: Any, tmp_p
     assert "the changed pack cannot start a game: rules/setup.rules:" in panel.text
     assert "no table today" in panel.text
     assert table.game is game and table.tables is era_tables and table.reload.reloads == 0
+
+
+def test_buttons_say_the_choice_once_the_heading_has_said_the_question() -> None:
+    heading = "Card to build"
+    actions = [{"index": 0, "description": "Card to build: Temple (your hand)"},
+               {"index": 1, "description": "Done"},
+               {"index": 2, "description": "Card to build: "},
+               {"index": 3, "description": "Card to buildings: Hamlet"}]
+    assert [a["text"] for a in button_texts(heading, actions)] == [
+        "Temple (your hand)", "Done", "Card to build: ", "Card to buildings: Hamlet"]
+    assert [a["text"] for a in button_texts(None, actions[:1])] == [
+        "Card to build: Temple (your hand)"]
+
+
+def test_a_seats_buttons_show_the_choices_and_keep_the_whole_option_as_title(
+        era_tables: Any) -> None:
+    table = Table(ERA, era_tables, ["human", "greedy"], seed=2)
+    page = _client(table).get("/seat/1").text
+    label = table.game.observation(0)["decision"]["label"]
+    actions = table.game.legal_actions()
+    assert f"<h3>{label}</h3>" in page
+    buttons = re.findall(r'<button class="action"[^>]*title="([^"]*)"[^>]*>([^<]*)</button>',
+                         page, re.S)
+    assert len(buttons) == len(actions) > 1
+    for (title, text), action in zip(buttons, actions, strict=True):
+        assert title == action.description
+        assert f"{label}: {text}" == action.description

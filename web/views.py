@@ -35,6 +35,22 @@ def outcome_text(result: dict[str, Any] | None) -> str:
     return f"{', '.join(seats[:-1])} and {seats[-1]} share the win: {reason}"
 
 
+def button_texts(heading: str | None, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each action with the words its button shows: its description without the heading
+    it repeats. The engine describes every option in full ("Card to build: Temple"), for
+    a log or a text view where it stands alone; on the page the question is written once
+    above the buttons, so the button says "Temple". The full description stays as the
+    button's title."""
+    prefix = f"{heading}: " if heading else None
+    out = []
+    for action in actions:
+        text = action["description"]
+        if prefix and text.startswith(prefix) and len(text) > len(prefix):
+            text = text[len(prefix):]
+        out.append({**action, "text": text})
+    return out
+
+
 class Views:
     """Renders one table's pages; keeps the faces of its pack, redrawn after a reload."""
 
@@ -78,8 +94,10 @@ class Views:
         view = self.table.seat_view(seat)
         ids = sorted(_card_ids(view["observation"]["zones"]))
         labels = self._pack_labels()
+        decision = view["observation"].get("decision") or {}
         return _ENV.get_template("seat.html.j2").render(
             v=view, o=view["observation"], labels=labels,
+            buttons=button_texts(decision.get("label"), view["actions"]),
             places=_places(view["observation"], labels, seat),
             faces=self.faces().faces(ids), mode=mode, delay_ms=int(self.delay * 1000),
             outcome=outcome_text(view["result"]), pack=self.table.tables.pack,
@@ -91,8 +109,10 @@ class Views:
 
     def designer_fragment(self) -> str:
         view = self.table.designer_view()
+        step = view.get("step") or {}
         return _ENV.get_template("designer.html.j2").render(
-            d=view, outcome=outcome_text(view["result"]), pack_path=str(self.table.pack),
+            d=view, buttons=button_texts(step.get("label"), view["actions"]),
+            outcome=outcome_text(view["result"]), pack_path=str(self.table.pack),
             labels=self._pack_labels())
 
     def index(self) -> str:
