@@ -175,3 +175,32 @@ def test_the_designer_page_reloads_the_pack_when_a_file_is_saved(
         assert "Granary Hall" in page.content()
         assert "a new game on the new tables" in page.locator("#reload-note").inner_text()
         page.screenshot(path=str(tmp_path / "designer.png"), full_page=True)
+
+
+def test_card_faces_draw_each_icon_inside_its_box_at_screen_size(browser: Any) -> None:
+    """The faces on a page are the card sheet's, without the sheet's page-wide rules: an
+    icon whose box was left inline drew its picture at the width of the text around it,
+    pushing a card's words out of its text box."""
+    tables, errors = compile_folder(ERA)
+    assert tables is not None, errors
+    table = Table(ERA, tables, ["human", "greedy"], seed=4)
+    for _ in range(60):  # mid-game: cards in play and in the discard pile, face up
+        table.step(table.version, None)
+    with Server(table) as server:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{server.url}/seat/1")
+        page.wait_for_selector(".face .text .icon")
+        counts = page.evaluate("""() => {
+            const icons = [...document.querySelectorAll('.face .icon')];
+            const bad = icons.filter(icon => {
+                const box = icon.getBoundingClientRect();
+                const size = parseFloat(getComputedStyle(icon.parentElement).fontSize);
+                const picture = icon.querySelector('svg');
+                const drawn = picture === null ? box : picture.getBoundingClientRect();
+                return drawn.width > box.width + 1 || drawn.height > box.height + 1
+                    || (icon.closest('.text') !== null && box.height > 1.5 * size);
+            });
+            return [icons.length, bad.length];
+        }""")
+    assert counts[0] > 50
+    assert counts[1] == 0
