@@ -1,14 +1,15 @@
 """Agent strength: win rates with 95% intervals, for each pairing of agents, seat-swapped.
 
 For each pack and each pairing (MCTS against random, MCTS against greedy, greedy against
-random) it plays ``--games`` games, half with the first agent in seat 1 and half in seat 2,
-and prints the first agent's win rate with its Wilson 95% interval, the draws and unfinished
-games, and the seconds per decision each agent took: wall clock (on the machine of the run,
-as loaded as it was then, and slower still under ``nice``) and CPU (the agent's own work,
-which a busy machine changes less). Game ``i`` of a pairing always gets the same seed,
-decks and agent seeds, so a run replays exactly for a budget in iterations, whatever
-``--jobs`` is. Era of Kingdoms plays with two players here, so that one opponent faces the
-searching agent as in ERA.
+random) it plays ``--games`` games, half with the first agent in seat 1 and half in seat 2
+(with more players, the first agent takes one seat, a new one each game, and the second
+agent all the others), and prints the first agent's win rate with its Wilson 95% interval,
+the draws and unfinished games, and the seconds per decision each agent took: wall clock
+(on the machine of the run, as loaded as it was then, and slower still under ``nice``) and
+CPU (the agent's own work, which a busy machine changes less). Game ``i`` of a pairing
+always gets the same seed, decks and agent seeds, so a run replays exactly for a budget in
+iterations, whatever ``--jobs`` is. Era of Kingdoms plays with two players here, so that
+one opponent faces the searching agent as in ERA.
 
 A long table can be spread over time in chunks: with ``--out FILE`` every game is appended
 to FILE as one JSON line as soon as it ends, games already in FILE are not played again,
@@ -79,20 +80,26 @@ def _tables(pack: str) -> Tables:
     return _TABLES[pack]
 
 
+def seating(players: int, index: int) -> int:
+    """The seat of the first agent in game ``index`` of a pairing: it goes round the
+    table, one seat a game (with two players, seat 1 on even games, seat 2 on odd ones),
+    and the second agent takes every other seat."""
+    return index % players
+
+
 def play(job: Job) -> Outcome:
-    """Game ``index`` of a pairing: the first agent sits in seat 1 on even games."""
+    """Game ``index`` of a pairing: the first agent in one seat (``seating``), the second
+    agent in all the others."""
     pack, players, first, second, base, index = job
     tables = _tables(pack)
     seed = game_seed(base, index)
-    swap = index % 2 == 1
-    names = [second, first] if swap else [first, second]
-    names += [names[1]] * (players - 2)
+    mine = seating(players, index)
+    names = [first if seat == mine else second for seat in range(players)]
     game = Game.new(tables, players, seed, deal_decks(tables, players, seed) or None)
     agents = [make_agent(name, seed + 1 + i, tables.raw) for i, name in enumerate(names)]
     seconds = [0.0, 0.0]
     cpu = [0.0, 0.0]
     decisions = [0, 0]
-    mine = 1 if swap else 0
     try:
         while not game.terminal:
             player = game.current_player()
@@ -121,7 +128,7 @@ def record(job: Job, outcome: Outcome) -> str:
     """One game as a line of a results file: what was played, and how it went."""
     pack, players, first, second, base, index = job
     line = {"pack": pack, "players": players, "agent": first, "opponent": second,
-            "seed": base, "index": index, **asdict(outcome)}
+            "seed": base, "index": index, "seat": seating(players, index), **asdict(outcome)}
     return json.dumps(line, sort_keys=True)
 
 
@@ -132,6 +139,8 @@ def read_records(lines: Iterable[str]) -> dict[Job, Outcome]:
         if not text.strip():
             continue
         line = json.loads(text)
+        if line["players"] > 2 and "seat" not in line:
+            continue  # played before the agent had one seat among more players: not valid
         job = (line["pack"], line["players"], line["agent"], line["opponent"], line["seed"],
                line["index"])
         found.setdefault(job, Outcome(line["won"], line["drawn"], line["unfinished"],
@@ -177,8 +186,11 @@ def row(first: str, second: str, seed: int, outcomes: Sequence[Outcome]) -> str:
 
 
 def heading(pack: str, players: int, games: str) -> str:
-    return (f"\n{pack}, {players} players, {games} games a pairing, seats swapped every "
-            f"other game\n{'agent':>24} v {'opponent':<8} {'games':>5} {'wins':>5} "
+    seats = ("seats swapped every other game" if players == 2 else
+             f"the agent in one seat, a new one each game, against {players - 1} opponents "
+             f"(chance: {100 / players:.0f}%)")
+    return (f"\n{pack}, {players} players, {games} games a pairing, {seats}"
+            f"\n{'agent':>24} v {'opponent':<8} {'games':>5} {'wins':>5} "
             f"{'rate':>6}  {'95% interval':<16} {'draws':>5} {'unfin':>5}   "
             "s/dec(a) s/dec(o)  cpu(a)  cpu(o)  seed")
 

@@ -8,9 +8,12 @@ draws; the seconds differ from run to run) and that a game recorded twice counts
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "strength.py"
 RUN = ["--packs", "era", "--pairings", "greedy-random", "--games", "3"]
@@ -47,3 +50,43 @@ def test_chunks_of_a_run_add_up_to_the_whole_run(tmp_path: Path) -> None:
     part.write_text(lines[0] + "\n", encoding="utf-8")
     out.write_text("\n".join(lines[1:]) + "\n", encoding="utf-8")
     assert _table(_run("--report", str(out), str(part))) == whole  # files add up
+
+
+def _module() -> Any:
+    spec = importlib.util.spec_from_file_location("strength_benchmark", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_with_more_players_the_agent_has_one_seat_going_round_the_table(
+        monkeypatch: Any) -> None:
+    strength = _module()
+    assert [strength.seating(2, i) for i in range(4)] == [0, 1, 0, 1]  # as it always was
+    assert [strength.seating(3, i) for i in range(6)] == [0, 1, 2, 0, 1, 2]
+    made: list[list[str]] = []
+    real = strength.make_agent
+
+    def recording(name: str, seed: int, raw: Any) -> Any:
+        if not made or len(made[-1]) == 3:
+            made.append([])
+        made[-1].append(name)
+        return real("random", seed, raw)
+
+    monkeypatch.setattr(strength, "make_agent", recording)
+    for index in range(3):
+        strength.play(("era", 3, "greedy", "random", 3, index))
+    assert made == [["greedy", "random", "random"], ["random", "greedy", "random"],
+                    ["random", "random", "greedy"]]
+
+
+def test_games_of_more_players_recorded_before_the_seating_was_fixed_are_left_out() -> None:
+    strength = _module()
+    game = {"pack": "era", "agent": "greedy", "opponent": "random", "seed": 3, "index": 1,
+            "won": True, "drawn": False, "unfinished": False, "seconds": [1.0, 1.0],
+            "decisions": [1, 1], "cpu": [1.0, 1.0]}
+    lines = [json.dumps({**game, "players": 3}), json.dumps({**game, "players": 2}),
+             json.dumps({**game, "players": 4, "seat": 1})]
+    assert sorted(job[1] for job in strength.read_records(lines)) == [2, 4]
