@@ -167,7 +167,8 @@ class Program:
                          for o in rules["outcomes"]]
         self.reads = Reads(rules["defines"])
         """What each define reads, so that a change forgets only the values it affects."""
-        self.seat_reads = SeatReads(rules["defines"], self.reads)
+        self.seat_reads = SeatReads(rules["defines"], self.reads, frozenset(
+            name.split(SPACE)[0] for name, z in self.zones.items() if z["per"] == "player"))
         """Whose zones, counters and symbols each define reads, by its arguments: a change
         of one seat's forgets only the values about that seat."""
         self.symbols_per_seat = symbols_per_seat(self.card_rows.values(), self.zones)

@@ -22,6 +22,10 @@ from decklore.runtime.reads import CARDS, STACKS, SYMBOLS, counter_tag, flag_tag
 from decklore.runtime.state import UNDER, GameState
 from decklore.runtime.symbols import SymbolView, Unit
 
+NO_SEAT = -1
+"""The seat a change of something no seat holds names (a stack in a shared zone): it
+forgets what is not placed by seat, and no value of one seat."""
+
 MAX_COUNTER = 1_000_000_000
 """The largest size a counter may reach either way: past it the rules are in error (a value
 that doubles every turn would otherwise grow until memory or int printing gives out)."""
@@ -395,7 +399,7 @@ class World:
                 raise RulesError(f"zone '{zone}' belongs to each player: say whose")
         left = row["zone"]
         left_seat = row["player"]
-        was = left if left != UNDER else self.location(card)[0]
+        was, was_seat = (left, left_seat) if left != UNDER else self.location(card)
         host = row.get("host")
         base = row.get("base")
         if self._units:  # none kept (as in the setup): none to drop
@@ -461,7 +465,16 @@ class World:
         if under and not keep_stack:
             touched += (tags.get(UNDER, UNDER),)
         if host is not None or base is not None or above or under:
-            touched += (STACKS,)  # a stack it was or is part of changed
+            # a stack it was or is part of changed: the stacks of the seats it left and
+            # joined (``seat_reads``: what reads another seat's stacks is kept; a shared
+            # zone's cards lie at no seat, and what is placed by seat never reads them)
+            if STACKS in useful and spec is not None and old is not None:
+                held = tuple(s for s in (was_seat, player) if s is not None)
+                held = held[:1] if held[1:] == held[:1] else held or (NO_SEAT,)
+                seated += (STACKS,) * len(held)
+                seats += held
+            else:
+                touched += (STACKS,)
         if self._view is None:  # dropped now or before: what read it is remade
             if on is None or SYMBOLS not in useful:
                 touched += (SYMBOLS,)
@@ -553,7 +566,10 @@ class World:
             writable(base).setdefault("above", []).append(other)
         self.log_event("stack", card, base)
         self._drop_unit(base)
-        self.touch(CARDS, STACKS, SYMBOLS)
+        if player is not None and STACKS in self.program.seat_reads.useful:
+            self.touch_seats((CARDS, SYMBOLS), (STACKS,), (player,))  # that seat's stacks
+        else:
+            self.touch(CARDS, STACKS, SYMBOLS)
         self.fire("stacked", [card, onto])
 
     def tuck(self, card: int, host: int) -> None:
