@@ -33,13 +33,14 @@ followed: each such hidden card is pooled with the hidden cards of the zone it l
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from decklore.runtime.card_refs import card_list_fields
 from decklore.runtime.describe import visible
 from decklore.runtime.face_reads import UNDER_TAG, FaceReads
+from decklore.runtime.memo import define_of
 from decklore.runtime.reads import ANY, SYMBOLS, counter_tag, flag_tag
 from decklore.runtime.rng import Rng
 from decklore.runtime.state import PLAIN_CARD, UNDER, new_state
@@ -207,12 +208,12 @@ class Determinizer:
         self.view_changes = False
         """Whether a draw may change the symbol view (a dealt card lies in a zone that
         counts symbols, or under a card)."""
-        self.memo: dict[str, dict[Any, Any]] = game.memo
+        self.memo: dict[Hashable, dict[Any, Any]] = game.memo
         """The remembered values every draw starts with (``_kept``)."""
         if self.groups:
             self.memo = self._kept(game)
 
-    def _kept(self, game: Game) -> dict[str, dict[Any, Any]]:
+    def _kept(self, game: Game) -> dict[Hashable, dict[Any, Any]]:
         """The game's remembered values that are the same in every draw.
 
         A draw deals again the faces of the cards of the groups, and their marks, and so
@@ -247,15 +248,16 @@ class Determinizer:
                 if (UNDER_TAG if zone == UNDER else zone_tags.get(zone, ANY)) in places:
                     for lying in per:
                         suspect.update(lying)
-        remembered: dict[str, dict[Any, Any]] = {}
-        for name, table in game.memo.items():
+        remembered: dict[Hashable, dict[Any, Any]] = {}
+        for key, table in game.memo.items():
+            name = define_of(key)  # (a table of one seat's values: ``memo``)
             if name in forgotten:
                 continue
             at = by_argument.get(name)
             if at is None:
-                remembered[name] = table  # shared: every game copies a table before writing it
+                remembered[key] = table  # shared: every game copies a table before writing it
             else:
-                remembered[name] = _without(table, at, suspect)
+                remembered[key] = _without(table, at, suspect)
         self._forgotten, self._by_argument, self._suspect = forgotten, by_argument, suspect
         return remembered
 
@@ -265,15 +267,16 @@ class Determinizer:
         if not self.groups:
             return
         memo = self.memo = dict(self.memo)
-        for name, table in world.memo.items():
-            if name in self._forgotten or memo.get(name) is table:
+        for key, table in world.memo.items():
+            name = define_of(key)
+            if name in self._forgotten or memo.get(key) is table:
                 continue
             at = self._by_argument.get(name)
             if at is not None:
                 table = _without(table, at, self._suspect)
-            elif name in world.owned:
+            elif key in world.owned:
                 table = dict(table)  # the world writes its own tables in place as it plays on
-            memo[name] = table
+            memo[key] = table
 
     def sample(self, rng: Rng) -> Game:
         """One determinization, drawn with ``rng`` (and only with it)."""

@@ -12,11 +12,12 @@ an event onto the frame stack; the run loop (``machine``) runs them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.frames import Block
+from decklore.runtime.memo import Partial
 from decklore.runtime.program import Program
 from decklore.runtime.reads import CARDS, STACKS, SYMBOLS, counter_tag, flag_tag
 from decklore.runtime.state import UNDER, GameState
@@ -60,9 +61,10 @@ class World:
         self._units_owned = True
         self._dirty = False
         """Something changed that an outcome may read: check them before going on."""
-        self.memo: dict[str, dict[Any, Any]] = {}
-        """Each define's remembered values, by arguments, until something it reads changes."""
-        self.owned: set[str] = set()
+        self.memo: dict[Hashable, dict[Any, Any]] = {}
+        """Each define's remembered values, by arguments, until something it reads changes:
+        one table per define, or per define and seat (``memo.py``)."""
+        self.owned: set[Hashable] = set()
         """The defines whose memo table this game alone holds (others it shares with a clone)."""
         self.changed: set[str] | None = None
         """What changed since the outcomes were last checked (None: anything may have)."""
@@ -285,8 +287,8 @@ class World:
         have the outcomes that read it checked."""
         memo = self.memo
         if memo:
-            for name in memo.keys() & self.program.reads.readers_of_all(tags):
-                del memo[name]
+            for key in memo.keys() & self.program.memo_keys(self.state.players).of(tags):
+                del memo[key]
         changed = self.changed
         if changed is not None:
             changed.update(tags)
@@ -295,43 +297,50 @@ class World:
                     seats: tuple[int, ...]) -> None:
         """As ``touch``, but what ``seated[k]`` names changed for seat (or card)
         ``seats[k]`` only: of a define that sees that seat only through its arguments
-        (``seat_reads``), only the values asked about that seat are forgotten."""
+        (``seat_reads``), only the values asked about that seat are forgotten: the
+        define's table for that seat, when it has one per seat (``memo``)."""
         memo = self.memo
         if memo:
-            _, partial, every = self.program.seat_reads.plan(tags, seated)
-            seat = seats[0]
-            one = len(seats) == 1 or seats.count(seat) == len(seats)
-            for name in memo.keys() & every:
-                found = partial.get(name)
-                if found is None:
-                    del memo[name]
-                    continue
-                table = memo[name]
-                pairs, positions = found
-                if one and len(positions) == 1:  # the usual case: one seat, one argument
-                    i = positions[0]
-                    if len(table) == 1:  # often: one question asked since the last change
-                        for args in table:
-                            if args[i] == seat:
-                                del memo[name]
-                        continue
-                    rest = {args: value for args, value in table.items() if args[i] != seat}
-                else:
-                    hits = {(i, seat) for i in positions} if one else {
-                        (i, seats[k]) for k, i in pairs}
-                    rest = {args: value for args, value in table.items()
-                            if not any(args[i] == s for i, s in hits)}
-                if len(rest) == len(table):
-                    continue  # nothing about these seats: the table stays, shared or not
-                if rest:
-                    memo[name] = rest
-                    self.owned.add(name)
-                else:
-                    del memo[name]
+            keys, partial = self.program.memo_keys(self.state.players).seated(
+                tags, seated, seats)
+            for key in memo.keys() & keys:
+                del memo[key]
+            if partial:
+                self._forget_about(partial, seats)
         changed = self.changed
         if changed is not None:
             changed.update(tags)
             changed.update(seated)
+
+    def _forget_about(self, partial: Partial, seats: tuple[int, ...]) -> None:
+        """Drop from the tables of defines kept in one table the values asked about
+        these seats (or cards) at the arguments ``partial`` says."""
+        memo = self.memo
+        seat = seats[0]
+        one = len(seats) == 1 or seats.count(seat) == len(seats)
+        for name in partial.keys() & memo.keys():
+            table = memo[name]
+            pairs, positions = partial[name]
+            if one and len(positions) == 1:  # the usual case: one seat, one argument
+                i = positions[0]
+                if len(table) == 1:  # often: one question asked since the last change
+                    for args in table:
+                        if args[i] == seat:
+                            del memo[name]
+                    continue
+                rest = {args: value for args, value in table.items() if args[i] != seat}
+            else:
+                hits = {(i, seat) for i in positions} if one else {
+                    (i, seats[k]) for k, i in pairs}
+                rest = {args: value for args, value in table.items()
+                        if not any(args[i] == s for i, s in hits)}
+            if len(rest) == len(table):
+                continue  # nothing about these seats: the table stays, shared or not
+            if rest:
+                memo[name] = rest
+                self.owned.add(name)
+            else:
+                del memo[name]
 
     def touch_all(self) -> None:
         """A new turn or round: whose turn it is, and the turn and round numbers, changed.
