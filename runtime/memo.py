@@ -100,9 +100,11 @@ class MemoKeys:
         self._seat_reads = seat_reads
         self._split = split
         self._seats = range(players)
-        self._whole: dict[tuple[str, ...], frozenset[Hashable]] = {}
-        self._seated: dict[tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]],
+        self.whole: dict[tuple[str, ...], frozenset[Hashable]] = {}
+        """``of``'s answers so far, by the tags (read inline by ``World.touch``)."""
+        self.by_seat: dict[tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]],
                            tuple[frozenset[Hashable], Partial]] = {}
+        """``seated``'s answers so far, by its arguments."""
 
     def _every_table(self, names: frozenset[str]) -> frozenset[Hashable]:
         split = self._split
@@ -116,9 +118,9 @@ class MemoKeys:
 
     def of(self, tags: tuple[str, ...]) -> frozenset[Hashable]:
         """The tables a change of what ``tags`` name, for everyone, forgets."""
-        found = self._whole.get(tags)
+        found = self.whole.get(tags)
         if found is None:
-            found = self._whole[tags] = self._every_table(self._reads.readers_of_all(tags))
+            found = self.whole[tags] = self._every_table(self._reads.readers_of_all(tags))
         return found
 
     def seated(self, tags: tuple[str, ...], seated: tuple[str, ...], seats: tuple[int, ...]
@@ -127,7 +129,7 @@ class MemoKeys:
         ``seated`` for seat ``seats[k]`` only, and the defines kept in one table that lose
         the values about those seats (``SeatReads.plan``)."""
         key = (tags, seated, seats)
-        found = self._seated.get(key)
+        found = self.by_seat.get(key)
         if found is not None:
             return found
         whole, partial, _ = self._seat_reads.plan(tags, seated)
@@ -139,5 +141,5 @@ class MemoKeys:
                 keys.update((name, seats[k]) for k, _ in pairs)
             else:
                 rest[name] = (pairs, positions)
-        found = self._seated[key] = (frozenset(keys), rest)
+        found = self.by_seat[key] = (frozenset(keys), rest)
         return found

@@ -17,7 +17,7 @@ from typing import Any
 
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.frames import Block
-from decklore.runtime.memo import Partial
+from decklore.runtime.memo import MemoKeys, Partial
 from decklore.runtime.program import Program
 from decklore.runtime.reads import CARDS, STACKS, SYMBOLS, counter_tag, flag_tag
 from decklore.runtime.state import UNDER, GameState
@@ -65,7 +65,9 @@ class World:
         """Each define's remembered values, by arguments, until something it reads changes:
         one table per define, or per define and seat (``memo.py``)."""
         self.owned: set[Hashable] = set()
-        """The defines whose memo table this game alone holds (others it shares with a clone)."""
+        """The memo tables this game alone holds (others it shares with a clone)."""
+        self._keys: MemoKeys = program.memo_keys(state.players)
+        """What each kind of change forgets of the memo (its answers looked up inline)."""
         self.changed: set[str] | None = None
         """What changed since the outcomes were last checked (None: anything may have)."""
         self._owners: tuple[list[dict[str, Any]], dict[Any, list[int]]] | None = None
@@ -287,7 +289,8 @@ class World:
         have the outcomes that read it checked."""
         memo = self.memo
         if memo:
-            for key in memo.keys() & self.program.memo_keys(self.state.players).of(tags):
+            found = self._keys.whole.get(tags)
+            for key in memo.keys() & (self._keys.of(tags) if found is None else found):
                 del memo[key]
         changed = self.changed
         if changed is not None:
@@ -301,8 +304,8 @@ class World:
         define's table for that seat, when it has one per seat (``memo``)."""
         memo = self.memo
         if memo:
-            keys, partial = self.program.memo_keys(self.state.players).seated(
-                tags, seated, seats)
+            plan = self._keys.by_seat.get((tags, seated, seats))
+            keys, partial = self._keys.seated(tags, seated, seats) if plan is None else plan
             for key in memo.keys() & keys:
                 del memo[key]
             if partial:
