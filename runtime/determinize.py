@@ -33,14 +33,14 @@ followed: each such hidden card is pooled with the hidden cards of the zone it l
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from decklore.runtime.card_refs import card_list_fields
 from decklore.runtime.describe import visible
 from decklore.runtime.face_reads import UNDER_TAG, FaceReads
-from decklore.runtime.memo import define_of
+from decklore.runtime.memo import Key as MemoKey
 from decklore.runtime.reads import ANY, SYMBOLS, counter_tag, flag_tag
 from decklore.runtime.rng import Rng
 from decklore.runtime.state import PLAIN_CARD, UNDER, new_state
@@ -208,12 +208,12 @@ class Determinizer:
         self.view_changes = False
         """Whether a draw may change the symbol view (a dealt card lies in a zone that
         counts symbols, or under a card)."""
-        self.memo: dict[Hashable, dict[Any, Any]] = game.memo
+        self.memo: dict[MemoKey, dict[Any, Any]] = game.memo
         """The remembered values every draw starts with (``_kept``)."""
         if self.groups:
             self.memo = self._kept(game)
 
-    def _kept(self, game: Game) -> dict[Hashable, dict[Any, Any]]:
+    def _kept(self, game: Game) -> dict[MemoKey, dict[Any, Any]]:
         """The game's remembered values that are the same in every draw.
 
         A draw deals again the faces of the cards of the groups, and their marks, and so
@@ -248,9 +248,9 @@ class Determinizer:
                 if (UNDER_TAG if zone == UNDER else zone_tags.get(zone, ANY)) in places:
                     for lying in per:
                         suspect.update(lying)
-        remembered: dict[Hashable, dict[Any, Any]] = {}
+        remembered: dict[MemoKey, dict[Any, Any]] = {}
         for key, table in game.memo.items():
-            name = define_of(key)  # (a table of one seat's values: ``memo``)
+            name = key if type(key) is str else key[0]  # (one seat's table: ``memo``)
             if name in forgotten:
                 continue
             at = by_argument.get(name)
@@ -268,7 +268,7 @@ class Determinizer:
             return
         memo = self.memo = dict(self.memo)
         for key, table in world.memo.items():
-            name = define_of(key)
+            name = key if type(key) is str else key[0]
             if name in self._forgotten or memo.get(key) is table:
                 continue
             at = self._by_argument.get(name)

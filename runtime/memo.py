@@ -24,26 +24,26 @@ out again.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from decklore.runtime.reads import ANY, STACKS, SYMBOLS, Reads
 from decklore.runtime.seat_reads import SeatReads
+
+Key = str | tuple[str, Any]
+"""A memo table's key: a define's name, or its name and the seat the table is about."""
 
 Partial = dict[str, tuple[tuple[tuple[int, int], ...], tuple[int, ...]]]
 """Defines kept in one table of which a change forgets the values about some seats: the
 (k, argument position) pairs to look at, and the positions alone (``SeatReads.plan``)."""
 
 
-def define_of(key: Hashable) -> str:
+def define_of(key: Key) -> str:
     """The define a memo table belongs to."""
-    if type(key) is str:
-        return key
-    name: str = key[0]  # type: ignore[index]
-    return name
+    return key if type(key) is str else key[0]
 
 
-def values(memo: Mapping[Hashable, Mapping[Any, Any]], name: str) -> dict[Any, Any]:
+def values(memo: Mapping[Key, Mapping[Any, Any]], name: str) -> dict[Any, Any]:
     """Every value remembered of one define, by its arguments, from all its tables: for
     tests and for looking at a game by hand (the engine reads one table at a time)."""
     out: dict[Any, Any] = {}
@@ -100,15 +100,15 @@ class MemoKeys:
         self._seat_reads = seat_reads
         self._split = split
         self._seats = range(players)
-        self.whole: dict[tuple[str, ...], frozenset[Hashable]] = {}
+        self.whole: dict[tuple[str, ...], frozenset[Key]] = {}
         """``of``'s answers so far, by the tags (read inline by ``World.touch``)."""
         self.by_seat: dict[tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]],
-                           tuple[frozenset[Hashable], Partial]] = {}
+                           tuple[frozenset[Key], Partial]] = {}
         """``seated``'s answers so far, by its arguments."""
 
-    def _every_table(self, names: frozenset[str]) -> frozenset[Hashable]:
+    def _every_table(self, names: frozenset[str]) -> frozenset[Key]:
         split = self._split
-        keys: set[Hashable] = set()
+        keys: set[Key] = set()
         for name in names:
             if name in split:
                 keys.update((name, seat) for seat in self._seats)
@@ -116,7 +116,7 @@ class MemoKeys:
                 keys.add(name)
         return frozenset(keys)
 
-    def of(self, tags: tuple[str, ...]) -> frozenset[Hashable]:
+    def of(self, tags: tuple[str, ...]) -> frozenset[Key]:
         """The tables a change of what ``tags`` name, for everyone, forgets."""
         found = self.whole.get(tags)
         if found is None:
@@ -124,7 +124,7 @@ class MemoKeys:
         return found
 
     def seated(self, tags: tuple[str, ...], seated: tuple[str, ...], seats: tuple[int, ...]
-               ) -> tuple[frozenset[Hashable], Partial]:
+               ) -> tuple[frozenset[Key], Partial]:
         """The tables a change forgets that touches ``tags`` for everyone and the k-th of
         ``seated`` for seat ``seats[k]`` only, and the defines kept in one table that lose
         the values about those seats (``SeatReads.plan``)."""
