@@ -203,15 +203,22 @@ class _Writer:
         self.preload = {}
         body = self.expr(spec["body"], dict(zip(params, args, strict=True)))
         split = self.program.memo_split.get(name)
-        if split is not None:  # one table per seat (``memo``): keyed by name and seat
+        if split is not None:  # one table per seat (``memo``), its keys made once
             seat = args[split]
+            keys = [_literal(k) for k in self.program.memo_seat_keys[name]]
+            if any(k is None for k in keys):
+                self.fallback_define(i, name, spec)
+                return
             self.lines += [
+                "",
+                f"n{i} = ({', '.join(str(k) for k in keys)},)",
                 "",
                 f"def d{i}({head}):",
                 "    try:",
-                f"        memo = g.memo.get(({key}, {seat}))",
-                "    except TypeError:",
+                f"        key = n{i}[{seat}]",
+                "    except (TypeError, IndexError):",
                 f"        return b{i}({head})",
+                "    memo = g.memo.get(key)",
                 "    if memo is not None:",
                 "        try:",
                 f"            return memo[{tup}]",
@@ -224,17 +231,17 @@ class _Writer:
                 f"    value = b{i}({head})",
                 "    if type(value) is list:",
                 "        value = list(value)",
+                f"    if type({seat}) is not int or not 0 <= {seat} < g.state.players:",
+                "        return value",
                 "    if memo is None:",
-                f"        if type({seat}) is not int or not 0 <= {seat} < g.state.players:",
-                "            return value",
-                f"        g.memo[({key}, {seat})] = {{{tup}: value}}",
-                f"        g.owned.add(({key}, {seat}))",
-                f"    elif ({key}, {seat}) in g.owned:",
+                "        g.memo[key] = {" + tup + ": value}",
+                "        g.owned.add(key)",
+                "    elif key in g.owned:",
                 f"        memo[{tup}] = value",
                 "    else:",
-                f"        memo = g.memo[({key}, {seat})] = dict(memo)",
+                "        memo = g.memo[key] = dict(memo)",
                 f"        memo[{tup}] = value",
-                f"        g.owned.add(({key}, {seat}))",
+                "        g.owned.add(key)",
                 "    return value",
             ]
             self.body_function(i, head, body, key, at)
@@ -594,6 +601,7 @@ _UNSET = object()
 
 _HELPERS: dict[str, Any] = {
     "RulesError": RulesError, "KeyError": KeyError, "TypeError": TypeError,
+    "IndexError": IndexError,
     "RecursionError": RecursionError, "len": len, "bool": bool, "type": type, "int": int,
     "list": list, "dict": dict, "ANY": any, "ALL": all, "SUM": sum, "MIN_OF": _least,
     "MAX_OF": _most, "NUMBER": _number, "AS_LIST": as_list, "ITEMS": _items, "DIVIDE": _divide,

@@ -40,7 +40,6 @@ from weakref import WeakKeyDictionary
 from decklore.runtime.card_refs import card_list_fields
 from decklore.runtime.describe import visible
 from decklore.runtime.face_reads import UNDER_TAG, FaceReads
-from decklore.runtime.memo import Key as MemoKey
 from decklore.runtime.reads import ANY, SYMBOLS, counter_tag, flag_tag
 from decklore.runtime.rng import Rng
 from decklore.runtime.state import PLAIN_CARD, UNDER, new_state
@@ -208,12 +207,12 @@ class Determinizer:
         self.view_changes = False
         """Whether a draw may change the symbol view (a dealt card lies in a zone that
         counts symbols, or under a card)."""
-        self.memo: dict[MemoKey, dict[Any, Any]] = game.memo
+        self.memo: dict[str, dict[Any, Any]] = game.memo
         """The remembered values every draw starts with (``_kept``)."""
         if self.groups:
             self.memo = self._kept(game)
 
-    def _kept(self, game: Game) -> dict[MemoKey, dict[Any, Any]]:
+    def _kept(self, game: Game) -> dict[str, dict[Any, Any]]:
         """The game's remembered values that are the same in every draw.
 
         A draw deals again the faces of the cards of the groups, and their marks, and so
@@ -248,9 +247,10 @@ class Determinizer:
                 if (UNDER_TAG if zone == UNDER else zone_tags.get(zone, ANY)) in places:
                     for lying in per:
                         suspect.update(lying)
-        remembered: dict[MemoKey, dict[Any, Any]] = {}
+        remembered: dict[str, dict[Any, Any]] = {}
+        owner = program.memo_owner  # a per-seat table's define (``memo``)
         for key, table in game.memo.items():
-            name = key if type(key) is str else key[0]  # (one seat's table: ``memo``)
+            name = owner.get(key, key)
             if name in forgotten:
                 continue
             at = by_argument.get(name)
@@ -267,8 +267,9 @@ class Determinizer:
         if not self.groups:
             return
         memo = self.memo = dict(self.memo)
+        owner = world.program.memo_owner
         for key, table in world.memo.items():
-            name = key if type(key) is str else key[0]
+            name = owner.get(key, key)
             if name in self._forgotten or memo.get(key) is table:
                 continue
             at = self._by_argument.get(name)

@@ -4,8 +4,10 @@ A game keeps its defines' values in ``memo``: a dict of **tables**, each a dict 
 arguments a define was asked with to its value.  A define gets one table (keyed by its
 name), except a define whose reads of every seat's things all name their seat through one
 argument (``seat_reads``: ``have(r, p)`` reads the lands, stacks, symbols and counters of
-``p`` only): it gets one table per seat, keyed ``(name, seat)``.  Forgetting what a change
-of seat 1's lands makes stale is then dropping the table ``("have", 1)``, not copying
+``p`` only): it gets one table per seat, keyed by its name, ``SEP`` and the seat
+(``seat_keys``: texts made once, so that finding a table is one lookup of a text whose
+hash is kept, not a tuple made and hashed at every call).  Forgetting what a change of
+seat 1's lands makes stale is then dropping ``have``'s table for seat 1, not copying
 ``have``'s table less the values about seat 1; and since ``memo`` is each game's own dict
 (a clone copies it, sharing the tables), dropping a table is never a write to a shared
 one.
@@ -13,8 +15,9 @@ one.
 Tables are shared with clones copy-on-write: ``owned`` holds the keys of the tables a game
 may write in place, and a game copies a table before its first write since the clone.  A
 per-seat table is made only for a seat of the game (a whole number below the number of
-players); a value asked about anything else is worked out and not remembered, so that
-forgetting a define whole is dropping the tables of every seat, found without a scan.
+players, and below ``SEATS``); a value asked about anything else is worked out and not
+remembered, so that forgetting a define whole is dropping the tables of every seat, found
+without a scan.
 
 ``MemoKeys`` works out, once per kind of change and number of players, the keys a change
 forgets (``of``, ``seated``), so that ``World.touch`` and ``World.touch_seats`` are one
@@ -30,8 +33,16 @@ from typing import Any
 from decklore.runtime.reads import ANY, STACKS, SYMBOLS, Reads
 from decklore.runtime.seat_reads import SeatReads
 
-Key = str | tuple[str, Any]
-"""A memo table's key: a define's name, or its name and the seat the table is about."""
+Key = str
+"""A memo table's key: a define's name, or its name, ``SEP`` and the seat it is about."""
+
+SEP = "\x00"
+"""Between a define's name and the seat in the key of a per-seat table: no define's name
+holds it (a program whose names do, keeps every define in one table)."""
+
+SEATS = 16
+"""The seats a per-seat table is made for, at least (more when the pack allows more
+players): a value about a seat past them is worked out, not remembered."""
 
 Partial = dict[str, tuple[tuple[tuple[int, int], ...], tuple[int, ...]]]
 """Defines kept in one table of which a change forgets the values about some seats: the
@@ -40,7 +51,12 @@ Partial = dict[str, tuple[tuple[tuple[int, int], ...], tuple[int, ...]]]
 
 def define_of(key: Key) -> str:
     """The define a memo table belongs to."""
-    return key if type(key) is str else key[0]
+    return key.partition(SEP)[0]
+
+
+def seat_keys(name: str, seats: int) -> tuple[str, ...]:
+    """The keys of a define's per-seat tables, by seat."""
+    return tuple(f"{name}{SEP}{seat}" for seat in range(seats))
 
 
 def values(memo: Mapping[Key, Mapping[Any, Any]], name: str) -> dict[Any, Any]:
@@ -62,6 +78,8 @@ def split_positions(seat_reads: SeatReads, reads: Reads,
     one argument, and that argument is a seat for every such read (a zone each player
     has, a player's symbols or stacks, a counter or flag of players, not of cards)."""
     out: dict[str, int] = {}
+    if any(SEP in name for name in seat_reads.places):
+        return out  # a key of a per-seat table could be another define's name
     for name, places in seat_reads.places.items():
         if ANY in reads.defines.get(name, (ANY,)):
             continue
@@ -94,12 +112,12 @@ def _seat_tag(tag: str, counters: Mapping[str, Mapping[str, Any]],
 class MemoKeys:
     """The memo keys each kind of change forgets, for games of one number of players."""
 
-    def __init__(self, reads: Reads, seat_reads: SeatReads, split: Mapping[str, int],
-                 players: int) -> None:
+    def __init__(self, reads: Reads, seat_reads: SeatReads,
+                 keys: Mapping[str, tuple[str, ...]], players: int) -> None:
         self._reads = reads
         self._seat_reads = seat_reads
-        self._split = split
-        self._seats = range(players)
+        self._keys = {name: found[:players] for name, found in keys.items()}
+        """The keys of each per-seat define's tables, for the seats of the game."""
         self.whole: dict[tuple[str, ...], frozenset[Key]] = {}
         """``of``'s answers so far, by the tags (read inline by ``World.touch``)."""
         self.by_seat: dict[tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]],
@@ -107,13 +125,14 @@ class MemoKeys:
         """``seated``'s answers so far, by its arguments."""
 
     def _every_table(self, names: frozenset[str]) -> frozenset[Key]:
-        split = self._split
+        split = self._keys
         keys: set[Key] = set()
         for name in names:
-            if name in split:
-                keys.update((name, seat) for seat in self._seats)
-            else:
+            found = split.get(name)
+            if found is None:
                 keys.add(name)
+            else:
+                keys.update(found)
         return frozenset(keys)
 
     def of(self, tags: tuple[str, ...]) -> frozenset[Key]:
@@ -135,11 +154,14 @@ class MemoKeys:
         whole, partial, _ = self._seat_reads.plan(tags, seated)
         keys = set(self._every_table(whole))
         rest: Partial = {}
-        split = self._split
+        split = self._keys
         for name, (pairs, positions) in partial.items():
-            if name in split:
-                keys.update((name, seats[k]) for k, _ in pairs)
-            else:
+            tables = split.get(name)
+            if tables is None:
                 rest[name] = (pairs, positions)
+                continue
+            for k, _ in pairs:
+                if 0 <= seats[k] < len(tables):  # (no seat's: no table to drop)
+                    keys.add(tables[seats[k]])
         found = self.by_seat[key] = (frozenset(keys), rest)
         return found

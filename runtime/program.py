@@ -19,7 +19,7 @@ from decklore.runtime.builtins import BUILTINS
 from decklore.runtime.card_refs import card_list_fields
 from decklore.runtime.codegen import Generated
 from decklore.runtime.expressions import Compiler, Env, Expr, RulesError
-from decklore.runtime.memo import MemoKeys, split_positions
+from decklore.runtime.memo import SEATS, MemoKeys, seat_keys, split_positions
 from decklore.runtime.reads import OUT as OUT_TAG
 from decklore.runtime.reads import Reads, zone_tag
 from decklore.runtime.seat_reads import SeatReads, symbols_per_seat
@@ -152,6 +152,13 @@ class Program:
                                           self.flags)
         """The defines remembered in one table per seat, by the argument that is the seat
         (``memo``): the generated defines and ``_define`` lay their tables out so."""
+        most = tables.pack.get("players", {}).get("max")
+        seats = max(SEATS, most) if type(most) is int else SEATS
+        self.memo_seat_keys = {name: seat_keys(name, seats) for name in self.memo_split}
+        """The keys of each per-seat define's tables, by seat."""
+        self.memo_owner = {key: name for name, keys in self.memo_seat_keys.items()
+                           for key in keys}
+        """The define each per-seat table belongs to, by its key."""
         self._memo_keys: dict[int, MemoKeys] = {}
         self._load_consts(rules["consts"])
         self.generated: Generated | None = None
@@ -198,7 +205,7 @@ class Program:
         found = self._memo_keys.get(players)
         if found is None:
             found = self._memo_keys[players] = MemoKeys(
-                self.reads, self.seat_reads, self.memo_split, players)
+                self.reads, self.seat_reads, self.memo_seat_keys, players)
         return found
 
     # --- expressions ------------------------------------------------------------------
@@ -236,13 +243,14 @@ class Program:
         single = len(params) == 1
         at = spec["at"]
         split = self.memo_split.get(name)  # one table per seat (``memo``), or None
+        keys = self.memo_seat_keys.get(name, ())
 
         def run(g: Any, *args: Any) -> Any:
             try:
-                key = name if split is None else (name, args[split])
-                memo = g.memo.get(key)
-            except (TypeError, IndexError):  # a list as the seat, or arguments missing
+                key = name if split is None else keys[args[split]]
+            except (TypeError, IndexError):  # a list or no seat there, arguments missing
                 return evaluate(g, args)
+            memo = g.memo.get(key)
             if memo is not None:
                 try:
                     return memo[args]
@@ -255,10 +263,10 @@ class Program:
             value = evaluate(g, args)
             if type(value) is list:
                 value = list(value)  # not a zone's own list, which may change under a clone
+            if split is not None and not (
+                    type(seat := args[split]) is int and 0 <= seat < g.state.players):
+                return value  # about no seat of the game: not remembered
             if memo is None:
-                if split is not None and not (
-                        type(key[1]) is int and 0 <= key[1] < g.state.players):
-                    return value  # about no seat of the game: not remembered
                 g.memo[key] = {args: value}
                 g.owned.add(key)
             elif key in g.owned:

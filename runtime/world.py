@@ -17,7 +17,6 @@ from typing import Any
 
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.frames import Block
-from decklore.runtime.memo import Key as MemoKey
 from decklore.runtime.memo import MemoKeys, Partial
 from decklore.runtime.program import Program
 from decklore.runtime.reads import CARDS, STACKS, SYMBOLS, counter_tag, flag_tag
@@ -62,10 +61,10 @@ class World:
         self._units_owned = True
         self._dirty = False
         """Something changed that an outcome may read: check them before going on."""
-        self.memo: dict[MemoKey, dict[Any, Any]] = {}
+        self.memo: dict[str, dict[Any, Any]] = {}
         """Each define's remembered values, by arguments, until something it reads changes:
         one table per define, or per define and seat (``memo.py``)."""
-        self.owned: set[MemoKey] = set()
+        self.owned: set[str] = set()
         """The memo tables this game alone holds (others it shares with a clone)."""
         self._keys: MemoKeys = program.memo_keys(state.players)
         """What each kind of change forgets of the memo (its answers looked up inline)."""

@@ -75,8 +75,9 @@ def test_a_define_about_one_seat_keeps_a_table_per_seat() -> None:
     has_four(game, 1)
     twin = game.clone()
     twin.move(twin.zone_cards("hand", 0)[0], "played", None)
-    assert ("has_four", 0) not in twin.memo
-    assert twin.memo[("has_four", 1)] is game.memo[("has_four", 1)]
+    seat_0, seat_1 = game.program.memo_seat_keys["has_four"][:2]
+    assert seat_0 not in twin.memo and seat_0 in game.memo
+    assert twin.memo[seat_1] is game.memo[seat_1]
 
 
 def test_actions_without_descriptions_are_the_same_actions() -> None:
@@ -126,8 +127,8 @@ def test_a_new_turn_forgets_only_what_reads_the_turn() -> None:
 
     game = Game.new(compiled_tables(bundled_pack("era")), 2, 1)  # type: ignore[arg-type]
     reads = game.program.reads.defines
-    split = game.program.memo_split
-    game.memo = {((name, 1) if name in split else name): {} for name in reads}
+    split = game.program.memo_seat_keys
+    game.memo = {(split[name][1] if name in split else name): {} for name in reads}
     game.touch_all()
     turn = {"me", "turn", "round", ANY}
     assert {define_of(key) for key in game.memo} == {
