@@ -118,13 +118,13 @@ class MemoKeys:
         self._seat_reads = seat_reads
         self._keys = {name: found[:players] for name, found in keys.items()}
         """The keys of each per-seat define's tables, for the seats of the game."""
-        self.whole: dict[tuple[str, ...], frozenset[Key]] = {}
+        self.whole: dict[tuple[str, ...], set[Key]] = {}
         """``of``'s answers so far, by the tags (read inline by ``World.touch``)."""
         self.by_seat: dict[tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]],
-                           tuple[frozenset[Key], Partial]] = {}
+                           tuple[set[Key], Partial]] = {}
         """``seated``'s answers so far, by its arguments."""
 
-    def _every_table(self, names: frozenset[str]) -> frozenset[Key]:
+    def _every_table(self, names: frozenset[str]) -> set[Key]:
         split = self._keys
         keys: set[Key] = set()
         for name in names:
@@ -133,17 +133,21 @@ class MemoKeys:
                 keys.add(name)
             else:
                 keys.update(found)
-        return frozenset(keys)
+        return keys
 
-    def of(self, tags: tuple[str, ...]) -> frozenset[Key]:
-        """The tables a change of what ``tags`` name, for everyone, forgets."""
+    def of(self, tags: tuple[str, ...]) -> set[Key]:
+        """The tables a change of what ``tags`` name, for everyone, forgets.
+
+        A ``set``, never changed once made, and not a ``frozenset``: ``memo.keys() & keys``
+        then looks over the smaller of the two (with a frozenset it looks over every key
+        of the set, though the memo often holds a few tables only)."""
         found = self.whole.get(tags)
         if found is None:
             found = self.whole[tags] = self._every_table(self._reads.readers_of_all(tags))
         return found
 
     def seated(self, tags: tuple[str, ...], seated: tuple[str, ...], seats: tuple[int, ...]
-               ) -> tuple[frozenset[Key], Partial]:
+               ) -> tuple[set[Key], Partial]:
         """The tables a change forgets that touches ``tags`` for everyone and the k-th of
         ``seated`` for seat ``seats[k]`` only, and the defines kept in one table that lose
         the values about those seats (``SeatReads.plan``)."""
@@ -152,7 +156,7 @@ class MemoKeys:
         if found is not None:
             return found
         whole, partial, _ = self._seat_reads.plan(tags, seated)
-        keys = set(self._every_table(whole))
+        keys = self._every_table(whole)
         rest: Partial = {}
         split = self._keys
         for name, (pairs, positions) in partial.items():
@@ -163,5 +167,5 @@ class MemoKeys:
             for k, _ in pairs:
                 if 0 <= seats[k] < len(tables):  # (no seat's: no table to drop)
                     keys.add(tables[seats[k]])
-        found = self.by_seat[key] = (frozenset(keys), rest)
+        found = self.by_seat[key] = (keys, rest)
         return found
