@@ -22,9 +22,10 @@ pack, which is data someone else wrote:
   ``f0``, ``f1``, ...) are passed in by :func:`generate`.
 
 Each define keeps the memo protocol of ``Program._define`` exactly (the same table per
-define in ``g.memo``, copy-on-write through ``g.owned``), so invalidation (``reads``) and
-``clone()`` see no difference.  An operator the generator does not know, a zone of spaces,
-or anything unusual becomes a call of the closure the interpreter would have built.
+define, or per define and seat, in ``g.memo``: ``memo.py``; copy-on-write through
+``g.owned``), so invalidation (``reads``) and ``clone()`` see no difference.  An
+operator the generator does not know, a zone of spaces, or anything unusual becomes a
+call of the closure the interpreter would have built.
 Errors name the rules line as before: a define's ``at`` is a constant in its function.
 The compiled code is cached in memory per process by the tables' content hash and the
 runtime's version; it is not written to disk, since loading code from a cache folder
@@ -201,6 +202,50 @@ class _Writer:
         self.in_root = False
         self.preload = {}
         body = self.expr(spec["body"], dict(zip(params, args, strict=True)))
+        split = self.program.memo_split.get(name)
+        if split is not None:  # one table per seat (``memo``), its keys made once
+            seat = args[split]
+            keys = [_literal(k) for k in self.program.memo_seat_keys[name]]
+            if any(k is None for k in keys):
+                self.fallback_define(i, name, spec)
+                return
+            self.lines += [
+                "",
+                f"n{i} = ({', '.join(str(k) for k in keys)},)",
+                "",
+                f"def d{i}({head}):",
+                "    try:",
+                f"        key = n{i}[{seat}]",
+                "    except (TypeError, IndexError):",
+                f"        return b{i}({head})",
+                "    memo = g.memo.get(key)",
+                "    if memo is not None:",
+                "        try:",
+                f"            return memo[{tup}]",
+                "        except KeyError:",
+                "            pass",
+                "        except TypeError:",
+                f"            return b{i}({head})",
+                f"    elif {lists}:",
+                f"        return b{i}({head})",
+                f"    value = b{i}({head})",
+                "    if type(value) is list:",
+                "        value = list(value)",
+                f"    if type({seat}) is not int or not 0 <= {seat} < g.state.players:",
+                "        return value",
+                "    if memo is None:",
+                "        g.memo[key] = {" + tup + ": value}",
+                "        g.owned.add(key)",
+                "    elif key in g.owned:",
+                f"        memo[{tup}] = value",
+                "    else:",
+                "        memo = g.memo[key] = dict(memo)",
+                f"        memo[{tup}] = value",
+                "        g.owned.add(key)",
+                "    return value",
+            ]
+            self.body_function(i, head, body, key, at)
+            return
         self.lines += [
             "",
             f"def d{i}({head}):",
@@ -227,6 +272,13 @@ class _Writer:
             f"        memo[{tup}] = value",
             f"        g.owned.add({key})",
             "    return value",
+        ]
+        self.body_function(i, head, body, key, at)
+
+    def body_function(self, i: int, head: str, body: str, key: str, at: str) -> None:
+        """A define's body as a function of its own, which names the rules line in its
+        errors."""
+        self.lines += [
             "",
             f"def b{i}({head}):",
             "    try:",
@@ -549,6 +601,7 @@ _UNSET = object()
 
 _HELPERS: dict[str, Any] = {
     "RulesError": RulesError, "KeyError": KeyError, "TypeError": TypeError,
+    "IndexError": IndexError,
     "RecursionError": RecursionError, "len": len, "bool": bool, "type": type, "int": int,
     "list": list, "dict": dict, "ANY": any, "ALL": all, "SUM": sum, "MIN_OF": _least,
     "MAX_OF": _most, "NUMBER": _number, "AS_LIST": as_list, "ITEMS": _items, "DIVIDE": _divide,

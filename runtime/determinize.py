@@ -248,14 +248,16 @@ class Determinizer:
                     for lying in per:
                         suspect.update(lying)
         remembered: dict[str, dict[Any, Any]] = {}
-        for name, table in game.memo.items():
+        owner = program.memo_owner  # a per-seat table's define (``memo``)
+        for key, table in game.memo.items():
+            name = owner.get(key, key)
             if name in forgotten:
                 continue
             at = by_argument.get(name)
             if at is None:
-                remembered[name] = table  # shared: every game copies a table before writing it
+                remembered[key] = table  # shared: every game copies a table before writing it
             else:
-                remembered[name] = _without(table, at, suspect)
+                remembered[key] = _without(table, at, suspect)
         self._forgotten, self._by_argument, self._suspect = forgotten, by_argument, suspect
         return remembered
 
@@ -265,15 +267,17 @@ class Determinizer:
         if not self.groups:
             return
         memo = self.memo = dict(self.memo)
-        for name, table in world.memo.items():
-            if name in self._forgotten or memo.get(name) is table:
+        owner = world.program.memo_owner
+        for key, table in world.memo.items():
+            name = owner.get(key, key)
+            if name in self._forgotten or memo.get(key) is table:
                 continue
             at = self._by_argument.get(name)
             if at is not None:
                 table = _without(table, at, self._suspect)
-            elif name in world.owned:
+            elif key in world.owned:
                 table = dict(table)  # the world writes its own tables in place as it plays on
-            memo[name] = table
+            memo[key] = table
 
     def sample(self, rng: Rng) -> Game:
         """One determinization, drawn with ``rng`` (and only with it)."""

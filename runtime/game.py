@@ -145,6 +145,7 @@ class Game(Machine):
         twin.memo = dict(self.memo)  # the tables are shared until one of the two writes
         twin.owned = set()
         self.owned = set()
+        twin._keys = self._keys
         twin.changed = None if self.changed is None else set(self.changed)
         twin._owners = None
         twin.pause_at = set()

@@ -19,6 +19,7 @@ from decklore.runtime.builtins import BUILTINS
 from decklore.runtime.card_refs import card_list_fields
 from decklore.runtime.codegen import Generated
 from decklore.runtime.expressions import Compiler, Env, Expr, RulesError
+from decklore.runtime.memo import SEATS, MemoKeys, seat_keys, split_positions
 from decklore.runtime.reads import OUT as OUT_TAG
 from decklore.runtime.reads import Reads, zone_tag
 from decklore.runtime.seat_reads import SeatReads, symbols_per_seat
@@ -141,6 +142,24 @@ class Program:
         self.stmts: list[Stmt[Any]] = []
         self.blocks: list[list[int]] = []
         self.flows: list[Flow] = []
+        self.reads = Reads(rules["defines"])
+        """What each define reads, so that a change forgets only the values it affects."""
+        self.seat_reads = SeatReads(rules["defines"], self.reads, frozenset(
+            name.split(SPACE)[0] for name, z in self.zones.items() if z["per"] == "player"))
+        """Whose zones, counters and symbols each define reads, by its arguments: a change
+        of one seat's forgets only the values about that seat."""
+        self.memo_split = split_positions(self.seat_reads, self.reads, self.counters,
+                                          self.flags)
+        """The defines remembered in one table per seat, by the argument that is the seat
+        (``memo``): the generated defines and ``_define`` lay their tables out so."""
+        most = tables.pack.get("players", {}).get("max")
+        seats = max(SEATS, most) if type(most) is int else SEATS
+        self.memo_seat_keys = {name: seat_keys(name, seats) for name in self.memo_split}
+        """The keys of each per-seat define's tables, by seat."""
+        self.memo_owner = {key: name for name, keys in self.memo_seat_keys.items()
+                           for key in keys}
+        """The define each per-seat table belongs to, by its key."""
+        self._memo_keys: dict[int, MemoKeys] = {}
         self._load_consts(rules["consts"])
         self.generated: Generated | None = None
         """The generated module (``codegen``), or None when the closures run everything."""
@@ -165,11 +184,6 @@ class Program:
         self.outcomes = [Outcome(o["kind"], o["player"], self.expr(o["when"]),
                                  o.get("label") or o["kind"], o["at"])
                          for o in rules["outcomes"]]
-        self.reads = Reads(rules["defines"])
-        """What each define reads, so that a change forgets only the values it affects."""
-        self.seat_reads = SeatReads(rules["defines"], self.reads)
-        """Whose zones, counters and symbols each define reads, by its arguments: a change
-        of one seat's forgets only the values about that seat."""
         self.symbols_per_seat = symbols_per_seat(self.card_rows.values(), self.zones)
         """Whether a seat's symbol totals are made of its own units alone (``seat_reads``)."""
         self.outcome_reads = [self.reads.of(o["when"]) | {OUT_TAG} for o in rules["outcomes"]]
@@ -185,6 +199,14 @@ class Program:
             None if self.generated is None else blockgen.generate(self))
         """Every block as a generated function (``blockgen``), or None: the run loop
         interprets the statements (with generated code off)."""
+
+    def memo_keys(self, players: int) -> MemoKeys:
+        """What each kind of change forgets of the memo of a game of ``players`` seats."""
+        found = self._memo_keys.get(players)
+        if found is None:
+            found = self._memo_keys[players] = MemoKeys(
+                self.reads, self.seat_reads, self.memo_seat_keys, players)
+        return found
 
     # --- expressions ------------------------------------------------------------------
 
@@ -213,16 +235,22 @@ class Program:
         """A define as a function of the game and its arguments, remembered until something
         it reads changes (``reads``): between two such changes the rules ask the same
         questions many times (every legal action of a phase re-reads what can be played).
-        ``g.memo`` holds one table per define, keyed by the arguments; a clone shares its
-        parent's tables, and each copies a table before writing to it (``g.owned``: the
-        tables this game may write)."""
+        ``g.memo`` holds one table per define (or per define and seat, ``memo``), keyed by
+        the arguments; a clone shares its parent's tables, and each copies a table before
+        writing to it (``g.owned``: the tables this game may write)."""
         body = self.compiler.expr(spec["body"])
         params = list(spec["params"])
         single = len(params) == 1
         at = spec["at"]
+        split = self.memo_split.get(name)  # one table per seat (``memo``), or None
+        keys = self.memo_seat_keys.get(name, ())
 
         def run(g: Any, *args: Any) -> Any:
-            memo = g.memo.get(name)
+            try:
+                key = name if split is None else keys[args[split]]
+            except (TypeError, IndexError):  # a list or no seat there, arguments missing
+                return evaluate(g, args)
+            memo = g.memo.get(key)
             if memo is not None:
                 try:
                     return memo[args]
@@ -235,15 +263,18 @@ class Program:
             value = evaluate(g, args)
             if type(value) is list:
                 value = list(value)  # not a zone's own list, which may change under a clone
+            if split is not None and not (
+                    type(seat := args[split]) is int and 0 <= seat < g.state.players):
+                return value  # about no seat of the game: not remembered
             if memo is None:
-                g.memo[name] = {args: value}
-                g.owned.add(name)
-            elif name in g.owned:
+                g.memo[key] = {args: value}
+                g.owned.add(key)
+            elif key in g.owned:
                 memo[args] = value
             else:  # shared with a clone since: copied before it is written
-                memo = g.memo[name] = dict(memo)
+                memo = g.memo[key] = dict(memo)
                 memo[args] = value
-                g.owned.add(name)
+                g.owned.add(key)
             return value
 
         def evaluate(g: Any, args: tuple[Any, ...]) -> Any:

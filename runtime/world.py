@@ -17,10 +17,15 @@ from typing import Any
 
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.frames import Block
+from decklore.runtime.memo import MemoKeys, Partial
 from decklore.runtime.program import Program
 from decklore.runtime.reads import CARDS, STACKS, SYMBOLS, counter_tag, flag_tag
 from decklore.runtime.state import UNDER, GameState
 from decklore.runtime.symbols import SymbolView, Unit
+
+NO_SEAT = -1
+"""The seat a change of something no seat holds names (a stack in a shared zone): it
+forgets what is not placed by seat, and no value of one seat."""
 
 MAX_COUNTER = 1_000_000_000
 """The largest size a counter may reach either way: past it the rules are in error (a value
@@ -57,9 +62,12 @@ class World:
         self._dirty = False
         """Something changed that an outcome may read: check them before going on."""
         self.memo: dict[str, dict[Any, Any]] = {}
-        """Each define's remembered values, by arguments, until something it reads changes."""
+        """Each define's remembered values, by arguments, until something it reads changes:
+        one table per define, or per define and seat (``memo.py``)."""
         self.owned: set[str] = set()
-        """The defines whose memo table this game alone holds (others it shares with a clone)."""
+        """The memo tables this game alone holds (others it shares with a clone)."""
+        self._keys: MemoKeys = program.memo_keys(state.players)
+        """What each kind of change forgets of the memo (its answers looked up inline)."""
         self.changed: set[str] | None = None
         """What changed since the outcomes were last checked (None: anything may have)."""
         self._owners: tuple[list[dict[str, Any]], dict[Any, list[int]]] | None = None
@@ -281,8 +289,9 @@ class World:
         have the outcomes that read it checked."""
         memo = self.memo
         if memo:
-            for name in memo.keys() & self.program.reads.readers_of_all(tags):
-                del memo[name]
+            found = self._keys.whole.get(tags)
+            for key in memo.keys() & (self._keys.of(tags) if found is None else found):
+                del memo[key]
         changed = self.changed
         if changed is not None:
             changed.update(tags)
@@ -291,43 +300,50 @@ class World:
                     seats: tuple[int, ...]) -> None:
         """As ``touch``, but what ``seated[k]`` names changed for seat (or card)
         ``seats[k]`` only: of a define that sees that seat only through its arguments
-        (``seat_reads``), only the values asked about that seat are forgotten."""
+        (``seat_reads``), only the values asked about that seat are forgotten: the
+        define's table for that seat, when it has one per seat (``memo``)."""
         memo = self.memo
         if memo:
-            _, partial, every = self.program.seat_reads.plan(tags, seated)
-            seat = seats[0]
-            one = len(seats) == 1 or seats.count(seat) == len(seats)
-            for name in memo.keys() & every:
-                found = partial.get(name)
-                if found is None:
-                    del memo[name]
-                    continue
-                table = memo[name]
-                pairs, positions = found
-                if one and len(positions) == 1:  # the usual case: one seat, one argument
-                    i = positions[0]
-                    if len(table) == 1:  # often: one question asked since the last change
-                        for args in table:
-                            if args[i] == seat:
-                                del memo[name]
-                        continue
-                    rest = {args: value for args, value in table.items() if args[i] != seat}
-                else:
-                    hits = {(i, seat) for i in positions} if one else {
-                        (i, seats[k]) for k, i in pairs}
-                    rest = {args: value for args, value in table.items()
-                            if not any(args[i] == s for i, s in hits)}
-                if len(rest) == len(table):
-                    continue  # nothing about these seats: the table stays, shared or not
-                if rest:
-                    memo[name] = rest
-                    self.owned.add(name)
-                else:
-                    del memo[name]
+            plan = self._keys.by_seat.get((tags, seated, seats))
+            keys, partial = self._keys.seated(tags, seated, seats) if plan is None else plan
+            for key in memo.keys() & keys:
+                del memo[key]
+            if partial:
+                self._forget_about(partial, seats)
         changed = self.changed
         if changed is not None:
             changed.update(tags)
             changed.update(seated)
+
+    def _forget_about(self, partial: Partial, seats: tuple[int, ...]) -> None:
+        """Drop from the tables of defines kept in one table the values asked about
+        these seats (or cards) at the arguments ``partial`` says."""
+        memo = self.memo
+        seat = seats[0]
+        one = len(seats) == 1 or seats.count(seat) == len(seats)
+        for name in partial.keys() & memo.keys():
+            table = memo[name]
+            pairs, positions = partial[name]
+            if one and len(positions) == 1:  # the usual case: one seat, one argument
+                i = positions[0]
+                if len(table) == 1:  # often: one question asked since the last change
+                    for args in table:
+                        if args[i] == seat:
+                            del memo[name]
+                    continue
+                rest = {args: value for args, value in table.items() if args[i] != seat}
+            else:
+                hits = {(i, seat) for i in positions} if one else {
+                    (i, seats[k]) for k, i in pairs}
+                rest = {args: value for args, value in table.items()
+                        if not any(args[i] == s for i, s in hits)}
+            if len(rest) == len(table):
+                continue  # nothing about these seats: the table stays, shared or not
+            if rest:
+                memo[name] = rest
+                self.owned.add(name)
+            else:
+                del memo[name]
 
     def touch_all(self) -> None:
         """A new turn or round: whose turn it is, and the turn and round numbers, changed.
@@ -395,7 +411,7 @@ class World:
                 raise RulesError(f"zone '{zone}' belongs to each player: say whose")
         left = row["zone"]
         left_seat = row["player"]
-        was = left if left != UNDER else self.location(card)[0]
+        was, was_seat = (left, left_seat) if left != UNDER else self.location(card)
         host = row.get("host")
         base = row.get("base")
         if self._units:  # none kept (as in the setup): none to drop
@@ -461,7 +477,16 @@ class World:
         if under and not keep_stack:
             touched += (tags.get(UNDER, UNDER),)
         if host is not None or base is not None or above or under:
-            touched += (STACKS,)  # a stack it was or is part of changed
+            # a stack it was or is part of changed: the stacks of the seats it left and
+            # joined (``seat_reads``: what reads another seat's stacks is kept; a shared
+            # zone's cards lie at no seat, and what is placed by seat never reads them)
+            if STACKS in useful and spec is not None and old is not None:
+                held = tuple(s for s in (was_seat, player) if s is not None)
+                held = held[:1] if held[1:] == held[:1] else held or (NO_SEAT,)
+                seated += (STACKS,) * len(held)
+                seats += held
+            else:
+                touched += (STACKS,)
         if self._view is None:  # dropped now or before: what read it is remade
             if on is None or SYMBOLS not in useful:
                 touched += (SYMBOLS,)
@@ -553,7 +578,10 @@ class World:
             writable(base).setdefault("above", []).append(other)
         self.log_event("stack", card, base)
         self._drop_unit(base)
-        self.touch(CARDS, STACKS, SYMBOLS)
+        if player is not None and STACKS in self.program.seat_reads.useful:
+            self.touch_seats((CARDS, SYMBOLS), (STACKS,), (player,))  # that seat's stacks
+        else:
+            self.touch(CARDS, STACKS, SYMBOLS)
         self.fire("stacked", [card, onto])
 
     def tuck(self, card: int, host: int) -> None:

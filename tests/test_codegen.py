@@ -104,7 +104,7 @@ def hostile_uno() -> Tables:
     return _retabled(raw)
 
 
-GENERATED = re.compile(r"[abdefstv][0-9]+|g|env|memo|value|exc")
+GENERATED = re.compile(r"[abdefnstv][0-9]+|g|env|memo|key|value|exc")
 """The identifiers the generator writes: its own numbered names and its functions' locals."""
 
 
@@ -121,7 +121,8 @@ def test_hostile_names_and_strings_stay_data() -> None:
     assert HOSTILE in strings and HOSTILE + "at" in strings
     attributes = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     assert attributes <= {"state", "info", "zones", "counters", "flags", "rows", "get", "memo",
-                          "owned", "add", "at", "zone_cards", "counter_value", "flag_value"}
+                          "owned", "add", "at", "zone_cards", "counter_value", "flag_value",
+                          "players"}  # a table per seat is made only for a seat of the game
     game = Game.new(tables, 2, 1)
     assert program.defines["says"](game) == HOSTILE
 
@@ -192,7 +193,8 @@ def test_dump_python_prints_the_generated_module(tmp_path: Path) -> None:
     functions = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
     assert "d0" in functions and "e0" in functions
     assert "k0" in functions and "v0" in functions  # the blocks and the flow stages
-    assert "g.memo.get('can_play')" in result.output
+    assert "'can_play\\x000', 'can_play\\x001'" in result.output  # a table per seat
+    assert "g.memo.get('matches')" in result.output
 
 
 # --- every define, value for value -----------------------------------------------------

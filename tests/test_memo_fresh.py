@@ -20,6 +20,7 @@ from decklore.runtime import seat_reads
 from decklore.runtime.agents import Agent, GreedyAgent, RandomAgent, Weights
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.game import Game
+from decklore.runtime.memo import define_of, values
 from decklore.runtime.simulate import deal_decks
 
 
@@ -27,10 +28,11 @@ def assert_memo_is_fresh(game: Game) -> int:
     fresh = game.clone()
     fresh.forget_symbols()  # the symbol view and its totals made again too
     compared = 0
-    for name, table in game.memo.items():
+    for key, table in game.memo.items():
+        name = define_of(key)
         for args, value in table.items():
             fresh.memo, fresh.owned = {}, set()
-            assert fresh.program.defines[name](fresh, *args) == value, (name, args)
+            assert fresh.program.defines[name](fresh, *args) == value, (key, args)
             compared += 1
     return compared
 
@@ -87,8 +89,8 @@ def test_values_about_other_seats_are_kept() -> None:
     hand = game.zone_cards("hand", 1)
     space = next(z for z in game.program.zones if z.startswith("lands"))
     game.move(hand[0], space, 1)
-    assert sorted(args[1] for args in game.memo["have"]) == [0, 2]
-    assert sorted(args[0] for args in game.memo["max_hand"]) == [0, 2]
+    assert sorted(args[1] for args in values(game.memo, "have")) == [0, 2]
+    assert sorted(args[0] for args in values(game.memo, "max_hand")) == [0, 2]
     assert assert_memo_is_fresh(game) > 0
 
 
@@ -103,6 +105,8 @@ def test_forgetting_too_little_per_seat_is_caught(monkeypatch: pytest.MonkeyPatc
         return whole, {}, whole
 
     monkeypatch.setattr(seat_reads.SeatReads, "plan", whole_only)
+    program = Game.new(tables_of("era-of-kingdoms"), 3, 2).program  # the one play uses
+    monkeypatch.setattr(program, "_memo_keys", {})  # what each change forgets, afresh
     with pytest.raises(AssertionError):
         play_and_compare("era-of-kingdoms", 3, 2, False, 120)
 
@@ -129,3 +133,38 @@ def test_the_symbol_view_keeps_the_totals_of_other_seats() -> None:
     for p in range(3):
         for s in symbols:
             assert kept.total(s, p) == again.total(s, p), (s, p)
+
+
+def test_a_stack_changed_in_one_kingdom_keeps_the_others() -> None:
+    """A card leaving a stack in seat 1's lands keeps what was read of seats 0 and 2,
+    though `have` reads the stacks of every kingdom's lands (through `units(lands(p))`)."""
+    tables = tables_of("era-of-kingdoms")
+    game = Game.new(tables, 3, 2, deal_decks(tables, 3, 2) or None)
+    assert game.program.seat_reads.places["have"]["stacks"] == frozenset({1})
+    assert game.program.seat_reads.places["is_top"]["stacks"] is None  # a card's own stack
+    space = next(z for z in game.program.zones if z.startswith("lands"))
+    bottom, top = game.zone_cards("hand", 1)[:2]
+    game.move(bottom, space, 1)
+    game.move(top, space, 1)
+    game.stack(top, bottom)
+    have = game.program.defines["have"]
+    food = next(s for s in game.program.symbol_ids if s.endswith(":food"))
+    for p in range(3):
+        have(game, food, p)
+    game.move(top, "basic_discard", None)  # off the stack, into a shared pile
+    assert sorted(args[1] for args in values(game.memo, "have")) == [0, 2]
+    assert assert_memo_is_fresh(game) > 0
+
+
+def test_reading_no_seat_s_stacks_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With every stack read said to be of no seat's cards, a stack change keeps values it
+    must forget, and the comparison finds one."""
+    program = Game.new(tables_of("era-of-kingdoms"), 3, 2).program  # the one play uses
+    reads = program.seat_reads
+    for found in reads.places.values():
+        if "stacks" in found:
+            monkeypatch.setitem(found, "stacks", frozenset())
+    monkeypatch.setattr(reads, "_plans", {})
+    monkeypatch.setattr(program, "_memo_keys", {})
+    with pytest.raises(AssertionError):
+        play_and_compare("era-of-kingdoms", 3, 2, False, 120)

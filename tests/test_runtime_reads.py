@@ -7,6 +7,7 @@ from pathlib import Path
 
 from decklore.compiler.tools.scenarios import compiled_tables
 from decklore.runtime.game import Game
+from decklore.runtime.memo import define_of, values
 from decklore.runtime.reads import ANY, Reads
 
 UNO = Path(__file__).resolve().parent.parent / "benchmarks" / "packs" / "uno"
@@ -35,29 +36,48 @@ def test_a_change_forgets_only_the_values_that_read_it() -> None:
     game = Game.new(compiled_tables(UNO), 2, 3)
     can_play = game.program.defines["can_play"]
     seen = can_play(game, 0)
-    assert "can_play" in game.memo
+    assert values(game.memo, "can_play") == {(0,): seen}
     game.change_counter("to_move", None, 2)  # can_play does not read whose move it is
-    assert "can_play" in game.memo
+    assert values(game.memo, "can_play") == {(0,): seen}
     colour = game.counter_value("target_color", None)
     game.change_counter("target_color", None, (colour + 1) % 4)
-    assert "can_play" not in game.memo
+    assert values(game.memo, "can_play") == {}
     game.change_counter("target_color", None, colour)
     assert can_play(game, 0) == seen
 
 
 def test_a_clone_shares_the_memo_and_each_writes_its_own() -> None:
     game = Game.new(compiled_tables(UNO), 2, 3)
-    can_play = game.program.defines["can_play"]
-    seen = can_play(game, 0)
+    matches = game.program.defines["matches"]  # one table, of cards
+    assert "matches" not in game.program.memo_split
+    seen = matches(game, 0)
+    unasked = [c for c in range(len(game.state.cards)) if (c,) not in game.memo["matches"]]
     twin = game.clone()
-    assert twin.memo["can_play"] is game.memo["can_play"]
+    assert twin.memo["matches"] is game.memo["matches"]
     colour = twin.counter_value("target_color", None)
     twin.change_counter("target_color", None, (colour + 1) % 4)
-    assert "can_play" not in twin.memo and game.memo["can_play"] == {(0,): seen}
-    can_play(twin, 1)
-    assert (1,) not in game.memo["can_play"]
-    can_play(game, 1)
-    assert twin.memo["can_play"] is not game.memo["can_play"]
+    assert "matches" not in twin.memo and game.memo["matches"][(0,)] == seen
+    matches(twin, unasked[0])
+    assert (unasked[0],) not in game.memo["matches"]
+    again = twin.clone()  # shares twin's table, then writes to it: copied first
+    matches(again, unasked[1])
+    assert (unasked[1],) not in twin.memo["matches"]
+    assert again.memo["matches"] is not twin.memo["matches"]
+
+
+def test_a_define_about_one_seat_keeps_a_table_per_seat() -> None:
+    """`has_four(p)` reads `p`'s hand only: a card leaving seat 0's hand drops seat 0's
+    table and keeps seat 1's, the very table a clone shares."""
+    game = Game.new(compiled_tables(UNO), 2, 3)
+    assert game.program.memo_split["has_four"] == 0
+    has_four = game.program.defines["has_four"]
+    has_four(game, 0)
+    has_four(game, 1)
+    twin = game.clone()
+    twin.move(twin.zone_cards("hand", 0)[0], "played", None)
+    seat_0, seat_1 = game.program.memo_seat_keys["has_four"][:2]
+    assert seat_0 not in twin.memo and seat_0 in game.memo
+    assert twin.memo[seat_1] is game.memo[seat_1]
 
 
 def test_actions_without_descriptions_are_the_same_actions() -> None:
@@ -107,10 +127,12 @@ def test_a_new_turn_forgets_only_what_reads_the_turn() -> None:
 
     game = Game.new(compiled_tables(bundled_pack("era")), 2, 1)  # type: ignore[arg-type]
     reads = game.program.reads.defines
-    game.memo = {name: {} for name in reads}
+    split = game.program.memo_seat_keys
+    game.memo = {(split[name][1] if name in split else name): {} for name in reads}
     game.touch_all()
     turn = {"me", "turn", "round", ANY}
-    assert set(game.memo) == {name for name, read in reads.items() if not read & turn}
+    assert {define_of(key) for key in game.memo} == {
+        name for name, read in reads.items() if not read & turn}
     assert "block_sources" in game.memo  # which cards a player owns, of another kind
     assert any(not read & turn for read in reads.values())
     assert any(read & turn for read in reads.values())
