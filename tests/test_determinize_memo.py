@@ -30,9 +30,10 @@ from decklore.runtime.game import Game
 from decklore.runtime.rng import Rng
 from decklore.runtime.simulate import deal_decks
 
-ASKING_ERRORS = (RulesError, TypeError, IndexError, KeyError, AttributeError)
+ASKING_ERRORS = (RulesError, TypeError, ValueError, IndexError, KeyError, AttributeError)
 """What a define may raise when asked with arguments of the wrong kind (a seat for a
-card): such a question is simply not remembered."""
+card) or number (the closures, ``DECKLORE_GENERATED=0``, bind them with a strict ``zip``):
+such a question is simply not remembered."""
 
 
 def remember_much(game: Game) -> None:
