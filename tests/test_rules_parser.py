@@ -670,3 +670,27 @@ def test_equals_opening_the_file() -> None:
     (d,) = diags
     assert (d.span.line, d.span.column) == (1, 1)
     assert "==" not in d.message
+
+
+@given(st.text(alphabet='ab "#\\()', max_size=30))
+def test_comment_and_bracket_scans_agree_with_a_walk_over_every_character(line: str) -> None:
+    """The scans that split a file into declarations skip lines with no quote or no '#';
+    they must say what a walk over every character says."""
+    from decklore.compiler.rules.parser import _comment_column, _strip_strings_and_comment
+
+    quoted = escaped = False
+    column, kept = None, []
+    for index, char in enumerate(line):
+        if escaped:
+            escaped = False
+        elif quoted and char == "\\":
+            escaped = True
+        elif char == '"':
+            quoted = not quoted
+        elif char == "#" and not quoted:
+            column = index
+            break
+        elif not quoted:
+            kept.append(char)
+    assert _comment_column(line) == column
+    assert _strip_strings_and_comment(line) == "".join(kept)

@@ -456,6 +456,10 @@ def _comment_column(line: str) -> int | None:
     string ends at its second quote (the backslash before it is itself escaped) and the
     '#' is text, not a comment.
     """
+    if "#" not in line:  # most lines, read without a walk over their characters
+        return None
+    if '"' not in line:
+        return line.index("#")
     quoted = escaped = False
     for col, char in enumerate(line):
         if escaped:
@@ -470,6 +474,9 @@ def _comment_column(line: str) -> int | None:
 
 
 def _strip_strings_and_comment(line: str) -> str:
+    """The line without its strings and its comment (what brackets are counted in)."""
+    if '"' not in line:  # no string: only a comment to cut, if there is one
+        return line.partition("#")[0]
     out = []
     quoted = escaped = False
     for char in line:
