@@ -9,7 +9,8 @@ its ratio to the parse, and the peak memory of a compile.  Every figure is the m
 ``--repeat`` fresh processes, in CPU seconds (the machine is shared), imports excluded.
 Targets (issue 16): first compile of 10,000 cards at most 1.0x the parse, cached at most 0.05x.
 ``--against DIR`` also times the first compile of another decklore, installed in DIR with
-``pip install --no-deps --target DIR``, in the same run.
+``pip install --no-deps --target DIR``, in the same run: the two take turns process by
+process, so that load on the machine falls on both alike.
 
     python benchmarks/compile_scaling.py [--sizes 1000,10000] [--repeat 5] [--against DIR]
 """
@@ -101,18 +102,20 @@ def worker(kind: str, pack: Path, cache_dir: Path) -> float:
     return spent
 
 
-def fresh(kind: str, pack: Path, cache_dir: Path, repeat: int, site: str | None = None
-          ) -> float:
-    """The median of ``repeat`` fresh processes, each measuring once (with ``site``: the
-    decklore installed there)."""
-    env = dict(os.environ, PYTHONPATH=site) if site else None
-    times = []
+def fresh(kind: str, pack: Path, cache_dir: Path, repeat: int,
+          sites: tuple[str | None, ...] = (None,)) -> list[float]:
+    """For each site (None: this decklore; a folder: the decklore installed there), the
+    median of ``repeat`` fresh processes, each measuring once.  The sites take turns run
+    by run, so that load on the shared machine falls on each of them alike."""
+    times: list[list[float]] = [[] for _ in sites]
     for _ in range(repeat):
-        done = subprocess.run([sys.executable, __file__, "--worker", kind, str(pack),
-                               str(cache_dir)], check=True, capture_output=True, text=True,
-                              env=env)
-        times.append(json.loads(done.stdout.strip().splitlines()[-1]))
-    return statistics.median(times)
+        for spent, site in zip(times, sites, strict=True):
+            env = dict(os.environ, PYTHONPATH=site) if site else None
+            done = subprocess.run([sys.executable, __file__, "--worker", kind, str(pack),
+                                   str(cache_dir)], check=True, capture_output=True,
+                                  text=True, env=env)
+            spent.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    return [statistics.median(spent) for spent in times]
 
 
 def main() -> None:
@@ -131,7 +134,7 @@ def main() -> None:
     small = make_pack(Path(tempfile.mkdtemp()), 10)
     compile_pack(small)  # parser tables into the user cache
     if args.against:  # the same for the other decklore (twice: older ones rebuilt them once)
-        fresh("compile", small, small, 2, args.against)
+        fresh("compile", small, small, 2, (args.against,))
     print(f"{'cards':>7} {'first compile s':>16} {'CSafeLoader s':>14} {'ratio':>6} "
           f"{'cached s':>9} {'cached/parse':>13} {'peak MiB':>9}"
           + (f" {'other first s':>14} {'other ratio':>12}" if args.against else ""))
@@ -140,17 +143,15 @@ def main() -> None:
             pack = make_pack(Path(tmp), size)
             cache_dir = Path(tmp) / f"cache{size}"
             compile_pack(pack, cache=TableCache(cache_dir))
-            parse = fresh("parse", pack, cache_dir, args.repeat)
-            first = fresh("compile", pack, cache_dir, args.repeat)
-            cached = fresh("cached", pack, cache_dir, args.repeat)
+            parse = fresh("parse", pack, cache_dir, args.repeat)[0]
+            sites = (None, args.against) if args.against else (None,)
+            first, *theirs = fresh("compile", pack, cache_dir, args.repeat, sites)
+            cached = fresh("cached", pack, cache_dir, args.repeat)[0]
             tracemalloc.start()
             compile_pack(pack)
             peak = tracemalloc.get_traced_memory()[1] / 2**20
             tracemalloc.stop()
-            other = ""
-            if args.against:
-                theirs = fresh("compile", pack, cache_dir, args.repeat, args.against)
-                other = f" {theirs:>14.3f} {theirs / parse:>12.2f}"
+            other = "".join(f" {their:>14.3f} {their / parse:>12.2f}" for their in theirs)
             print(f"{size:>7} {first:>16.3f} {parse:>14.3f} {first / parse:>6.2f} "
                   f"{cached:>9.4f} {cached / parse:>13.3f} {peak:>9.1f}{other}")
 

@@ -34,10 +34,58 @@ pyproject.toml); ``__getattr__`` gives it."""
 @cache
 def compiler_version() -> str:
     """``COMPILER_VERSION``, read on first use: importing ``importlib.metadata`` costs more
-    than the whole of a validate whose tables are cached, and only writing tables needs it."""
+    than the whole of a validate whose tables are cached, and only writing tables needs it.
+
+    Even then it costs 20 ms of a cold validate (it loads the ``email`` package to read
+    one header), so the metadata file is looked up here the way ``importlib.metadata``
+    looks it up, and ``importlib.metadata`` answers only where that finds nothing."""
+    found = _version_on_path("decklore")
+    if found is not None:
+        return found
     from importlib.metadata import version
 
     return version("decklore")
+
+
+def _normal(name: str) -> str:
+    """A distribution name as ``importlib.metadata`` compares them."""
+    import re
+
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def _version_on_path(name: str) -> str | None:
+    """The ``Version`` of the first distribution named ``name`` on ``sys.path``, or None.
+
+    As ``importlib.metadata`` searches: path entries in order (the empty one is the current
+    folder), in each the first ``NAME-VERSION.dist-info`` or ``NAME[-...].egg-info`` it
+    lists; the version is the ``Version:`` header of its ``METADATA`` (or ``PKG-INFO``).  Anything
+    unusual (a zip archive on the path, an unreadable file, no header) gives None."""
+    import sys
+
+    for entry in sys.path:
+        if os.path.isfile(entry):  # a zip archive: left to importlib.metadata
+            return None
+        try:
+            children = os.listdir(entry or ".")
+        except OSError:
+            continue
+        found = [c for c in children if c.lower().endswith((".dist-info", ".egg-info"))
+                 and _normal(c.lower().rpartition(".")[0].partition("-")[0]) == name]
+        for folder in found:
+            for meta in ("METADATA", "PKG-INFO"):
+                try:
+                    text = Path(entry or ".", folder, meta).read_text(encoding="utf-8")
+                except OSError:
+                    continue
+                for line in text.split("\n"):
+                    if not line.strip():
+                        return None  # the headers ended without a version
+                    if line.startswith("Version:"):
+                        return line.removeprefix("Version:").strip() or None
+                return None
+            return None
+    return None
 
 
 def __getattr__(name: str) -> Any:

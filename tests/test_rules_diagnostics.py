@@ -1566,3 +1566,23 @@ def test_tiebreak_may_come_before_the_score(diagnose: Diagnose) -> None:
     counter = "counter fame: per_player\n"
     assert diagnose(counter + "score q = q.fame\ntiebreak: q.fame\n") == ""
     assert diagnose(counter + "tiebreak: q.fame\nscore q = q.fame\n") == ""
+
+
+def test_what_a_rule_touches_is_the_same_with_a_shared_memo() -> None:
+    """W210 reads what each rule touches through the actions and defines it uses; the
+    check keeps each body's own names between wordings. A call cycle ends, and the memo
+    gives what a walk from scratch gives."""
+    from decklore.compiler.rules.says import touched
+
+    def call(name: str) -> dict[str, object]:
+        return {"do": "call", "action": name}
+
+    rules = {"actions": {"a": {"body": [call("b"), {"op": "zone", "zone": "hand"}]},
+                         "b": {"body": [call("a"), {"do": "gain", "name": "gold"}]}},
+             "defines": {"d": {"body": {"op": "counter", "name": "score"}}}}
+    body = [call("a"), {"op": "define", "name": "d"}, call("missing")]
+    assert touched(body, rules) == {"hand", "gold", "score"}
+    known: dict[str, tuple[set[str], list[str]]] = {}
+    assert touched(rules["actions"]["b"]["body"], rules, known) == {"hand", "gold"}
+    assert touched(body, rules, known) == touched(body, rules)
+    assert touched({"op": "zone", "zone": "deck"}, rules, known) == {"deck"}

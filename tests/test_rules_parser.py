@@ -7,7 +7,6 @@ and compares it with what ``parse_rules`` returns.  Exact diagnostic texts live 
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +19,7 @@ from hypothesis import strategies as st
 from decklore.compiler.diagnostics import Diagnostic, Diagnostics
 from decklore.compiler.rules import nodes as n
 from decklore.compiler.rules.builtins import BUILTINS, EVENTS, FLOW_NESTING, PERIODS
+from decklore.compiler.rules.node_class import field_names, is_node, is_node_class
 from decklore.compiler.rules.parser import parse_rules
 
 TESTS = Path(__file__).resolve().parent
@@ -553,10 +553,10 @@ def test_an_indentation_error_spoils_only_its_declaration() -> None:
 
 def _walk(node: Any) -> Iterator[Any]:
     yield node
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        for f in dataclasses.fields(node):
-            if f.name != "span":
-                yield from _walk(getattr(node, f.name))
+    if is_node(node):
+        for name in field_names(node):
+            if name != "span":
+                yield from _walk(getattr(node, name))
     elif isinstance(node, tuple):
         for item in node:
             yield from _walk(item)
@@ -564,8 +564,7 @@ def _walk(node: Any) -> Iterator[Any]:
 
 def _node_classes() -> set[str]:
     return {name for name, value in vars(n).items()
-            if isinstance(value, type) and dataclasses.is_dataclass(value)
-            and value.__module__ == n.__name__}
+            if is_node_class(value) and value.__module__ == n.__name__}
 
 
 def _grammar_keywords() -> set[str]:
@@ -671,3 +670,27 @@ def test_equals_opening_the_file() -> None:
     (d,) = diags
     assert (d.span.line, d.span.column) == (1, 1)
     assert "==" not in d.message
+
+
+@given(st.text(alphabet='ab "#\\()', max_size=30))
+def test_comment_and_bracket_scans_agree_with_a_walk_over_every_character(line: str) -> None:
+    """The scans that split a file into declarations skip lines with no quote or no '#';
+    they must say what a walk over every character says."""
+    from decklore.compiler.rules.parser import _comment_column, _strip_strings_and_comment
+
+    quoted = escaped = False
+    column, kept = None, []
+    for index, char in enumerate(line):
+        if escaped:
+            escaped = False
+        elif quoted and char == "\\":
+            escaped = True
+        elif char == '"':
+            quoted = not quoted
+        elif char == "#" and not quoted:
+            column = index
+            break
+        elif not quoted:
+            kept.append(char)
+    assert _comment_column(line) == column
+    assert _strip_strings_and_comment(line) == "".join(kept)

@@ -114,3 +114,37 @@ def test_the_other_commands_are_there_when_asked_for() -> None:
     shown = subprocess.run([sys.executable, "-m", "decklore", "simulate", "--help"],
                            capture_output=True, text=True, check=True).stdout
     assert "Usage: decklore simulate" in shown
+
+
+def _metadata(folder: Path, name: str, version: str) -> None:
+    folder.mkdir(parents=True)
+    header = "Metadata-Version: 2.1\nName: decklore\n"
+    (folder / name).write_text(f"{header}Version: {version}\n\nThe description.\n",
+                               encoding="utf-8")
+
+
+def test_the_compiler_version_is_read_as_importlib_metadata_reads_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables name the decklore that wrote them: the cheap read (no ``importlib.metadata``
+    import) finds the same distribution as ``importlib.metadata`` on the same path."""
+    import importlib.metadata
+
+    from decklore.compiler import emit
+
+    assert emit._version_on_path("decklore") == importlib.metadata.version("decklore")
+    _metadata(tmp_path / "a" / "decklore.egg-info", "PKG-INFO", "7.0")
+    _metadata(tmp_path / "a" / "decklore-8.0.dist-info", "METADATA", "8.0")
+    _metadata(tmp_path / "b" / "decklore-9.0.dist-info", "METADATA", "9.0")
+    layouts = ([tmp_path / "missing", tmp_path / "b", tmp_path / "a"],  # first entry wins
+               [tmp_path / "a", tmp_path / "b"])  # the first the folder lists
+    for path in layouts:
+        monkeypatch.setattr(sys, "path", [str(p) for p in path])
+        assert emit._version_on_path("decklore") == importlib.metadata.version("decklore")
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "b"), str(tmp_path / "a")])
+    assert emit._version_on_path("decklore") == "9.0"
+
+
+def test_a_cold_validate_does_not_import_the_package_metadata(tmp_path: Path) -> None:
+    run = _validate(tmp_path, "--no-cache")
+    assert "ok (5 decks" in run.stdout
+    assert "importlib.metadata" not in _imported(run)

@@ -27,6 +27,7 @@ from typing import Any
 
 from decklore.compiler.load.decks import DeckCompiler, DeckData, Uses, card_schema
 from decklore.compiler.rules import nodes as n
+from decklore.compiler.rules.node_class import replace as replace_node
 
 __all__ = ["Patcher", "Stack", "compile_decks", "joined_uses", "merge_declarations",
            "replace_declarations", "rules_sources"]
@@ -486,7 +487,7 @@ def replace_declarations(programs: list[n.Program], replacing: Iterable[n.Progra
             for index, target in enumerate(programs):
                 new_decls, hit = _swap(target.declarations, key, decl)
                 if hit:
-                    programs[index] = dataclasses.replace(target, declarations=new_decls)
+                    programs[index] = replace_node(target, declarations=new_decls)
                     break
             else:
                 names = [k[1] for p in programs for d in p.declarations
@@ -508,7 +509,7 @@ def _swap(members: tuple[Any, ...], key: tuple[str, str], new: Any) -> tuple[tup
         if isinstance(member, n.Flow) and key[0] == "flow":
             inner, hit = _swap(member.members, key, new)
             if hit:
-                out[index] = dataclasses.replace(member, members=inner)
+                out[index] = replace_node(member, members=inner)
                 return tuple(out), True
     return members, False
 

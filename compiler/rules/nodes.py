@@ -7,9 +7,10 @@ round-trip test relies on this).  Blocks are tuples of statements.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from decklore.compiler.diagnostics import Span
+from decklore.compiler.rules.node_class import node
 
 NOWHERE = Span("", 0, 0)
 
@@ -17,7 +18,7 @@ NOWHERE = Span("", 0, 0)
 # --- expressions ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class IntLit:
     """A whole number."""
 
@@ -25,7 +26,7 @@ class IntLit:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class StrLit:
     """A quoted text."""
 
@@ -33,7 +34,7 @@ class StrLit:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class BoolLit:
     """``true`` or ``false``."""
 
@@ -41,14 +42,14 @@ class BoolLit:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class NoneLit:
     """``none``: no card, no player, no value."""
 
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Name:
     """A name: a local, a parameter, a definition, a constant, a zone, a symbol."""
 
@@ -56,7 +57,7 @@ class Name:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Call:
     """``f(a, b)``: a builtin, a definition with parameters, or a zone of a player."""
 
@@ -65,7 +66,7 @@ class Call:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Attribute:
     """``x.name``: a card field, a counter or flag of a player or card."""
 
@@ -74,7 +75,7 @@ class Attribute:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Unary:
     """``-x`` or ``not x``."""
 
@@ -83,7 +84,7 @@ class Unary:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Binary:
     """Arithmetic, comparison, ``and`` and ``or``."""
 
@@ -93,7 +94,7 @@ class Binary:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class IfExpr:
     """``a if condition else b``."""
 
@@ -103,7 +104,7 @@ class IfExpr:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Aggregate:
     """``count(c in zone where …)``, ``sum(c.stars for c in zone)`` and friends."""
 
@@ -133,7 +134,7 @@ Expr = (
 # --- statements -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Owner:
     """``for player`` or ``on card``: whose counter or flag a statement changes."""
 
@@ -142,7 +143,7 @@ class Owner:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Move:
     """Move cards to a zone, optionally turning them and choosing the end."""
 
@@ -156,7 +157,7 @@ class Move:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Draw:
     """Draw a number of cards from a zone, refilling it as the zone declares."""
 
@@ -167,7 +168,7 @@ class Draw:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Shuffle:
     """Shuffle a zone with the game's seeded generator."""
 
@@ -175,7 +176,7 @@ class Shuffle:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Reveal:
     """Show cards to everyone, or to one player."""
 
@@ -184,7 +185,7 @@ class Reveal:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Destroy:
     """Destroy a unit (with its stack and tucked cards), to a zone or out of the game.
 
@@ -196,7 +197,7 @@ class Destroy:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Stack:
     """Put a card on top of another, making one unit."""
 
@@ -205,7 +206,7 @@ class Stack:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Tuck:
     """Put a card face down under another (a slot)."""
 
@@ -214,7 +215,7 @@ class Tuck:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Gain:
     """Add to a counter."""
 
@@ -224,7 +225,7 @@ class Gain:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Spend:
     """Take from a counter; it is an error to spend more than there is."""
 
@@ -234,7 +235,7 @@ class Spend:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class SetValue:
     """Set a flag (or a counter to a value)."""
 
@@ -244,7 +245,7 @@ class SetValue:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Clear:
     """Clear a flag or zero a counter."""
 
@@ -253,7 +254,7 @@ class Clear:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class PaySource:
     """One source a cost may be paid from, and what each item there is worth."""
 
@@ -262,7 +263,7 @@ class PaySource:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Change:
     """Where overpayment goes (a counter), so one payment can cover several costs."""
 
@@ -271,7 +272,7 @@ class Change:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Pay:
     """Pay a cost from piles and counters, one item at a time; no change unless kept."""
 
@@ -281,7 +282,7 @@ class Pay:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Let:
     """Name a value for the rest of the block."""
 
@@ -290,7 +291,7 @@ class Let:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Do:
     """Run a named action."""
 
@@ -299,7 +300,7 @@ class Do:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class End:
     """End the current turn, round, phase or the game at once."""
 
@@ -307,7 +308,7 @@ class End:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Fail:
     """Stop with an error: a state the rules say cannot happen."""
 
@@ -315,7 +316,7 @@ class Fail:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Log:
     """Write a line to the game log."""
 
@@ -323,7 +324,7 @@ class Log:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class If:
     """Run the first block whose condition holds."""
 
@@ -332,7 +333,7 @@ class If:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class ForEach:
     """Run a block once for each item of a collection, in its order."""
 
@@ -343,7 +344,7 @@ class ForEach:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class RepeatTimes:
     """Run a block a number of times."""
 
@@ -352,7 +353,7 @@ class RepeatTimes:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class RepeatWhile:
     """Run a block again and again while a condition holds (checked before each run)."""
 
@@ -361,7 +362,7 @@ class RepeatWhile:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class RepeatPass:
     """Offer a block again and again until the player passes, or the guard fails."""
 
@@ -371,7 +372,7 @@ class RepeatPass:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class May:
     """An optional block: the player decides whether to do it."""
 
@@ -380,7 +381,7 @@ class May:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class AsPlayer:
     """A block whose decisions another player makes (a receiver's choice, a setup pick)."""
 
@@ -389,7 +390,7 @@ class AsPlayer:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class CountRange:
     """How many items a ``choose cards`` takes: ``up to``, ``at least``, ``exactly``."""
 
@@ -398,7 +399,7 @@ class CountRange:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Choose:
     """A player chooses a card, cards, a player or a target, then the block runs."""
 
@@ -413,7 +414,7 @@ class Choose:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class ChooseNumber:
     """A player chooses a number in a range."""
 
@@ -426,7 +427,7 @@ class ChooseNumber:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Limit:
     """How often an action or option may be taken: once or at most N per period."""
 
@@ -435,7 +436,7 @@ class Limit:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class ChoiceOption:
     """One branch of ``choose one``, legal when its guard holds and its limit allows."""
 
@@ -448,7 +449,7 @@ class ChoiceOption:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class ChooseOne:
     """A player picks one of several labelled branches."""
 
@@ -492,7 +493,7 @@ Block = tuple[Statement, ...]
 # --- declarations -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Option:
     """One option of a state declaration: ``per_player``, ``min 0``, ``refill discard``."""
 
@@ -501,7 +502,7 @@ class Option:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class StateDecl:
     """A zone, counter or flag the game keeps, with its options."""
 
@@ -512,7 +513,7 @@ class StateDecl:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Says:
     """How the player reference words a block or definition (``says "…"``), or a note."""
 
@@ -520,7 +521,7 @@ class Says:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Note:
     """A sentence printed under a section of the player reference (``note "…"``)."""
 
@@ -528,7 +529,7 @@ class Note:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Term:
     """A word of the game and its meaning (``term "word" "meaning"``), for the player
     reference's glossary: the printed steps can then use the word without explaining it."""
@@ -538,7 +539,7 @@ class Term:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class ConstDecl:
     """A named constant."""
 
@@ -547,7 +548,7 @@ class ConstDecl:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class DefineDecl:
     """A named derived value or predicate, recomputed whenever it is read."""
 
@@ -558,7 +559,7 @@ class DefineDecl:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class ActionDecl:
     """A named sequence of steps that ``do`` runs and options offer."""
 
@@ -571,7 +572,7 @@ class ActionDecl:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Hook:
     """``at start:`` / ``at end:`` of a flow block."""
 
@@ -582,7 +583,7 @@ class Hook:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Order:
     """Who plays next in a round: an expression giving the players in order."""
 
@@ -590,7 +591,7 @@ class Order:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Flow:
     """A game, setup, era, round, turn, phase or step block."""
 
@@ -601,7 +602,7 @@ class Flow:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Trigger:
     """``when event(args) where condition:``: steps run each time the event happens."""
 
@@ -613,7 +614,7 @@ class Trigger:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Outcome:
     """``win p when …``: a player wins, loses or is eliminated as soon as it holds."""
 
@@ -625,7 +626,7 @@ class Outcome:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class ScoreDecl:
     """A player's final score."""
 
@@ -635,7 +636,7 @@ class ScoreDecl:
     span: Span = field(default=NOWHERE, compare=False, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class TiebreakDecl:
     """Values compared in order when scores tie; the highest wins."""
 
@@ -656,7 +657,7 @@ Declaration = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Program:
     """A rules file: its declarations in order, and the comments and blank lines kept by fmt."""
 

@@ -15,7 +15,7 @@ from functools import cache
 from itertools import pairwise
 from typing import Any, ClassVar
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
@@ -67,12 +67,6 @@ def _parser() -> Lark:
                        propagate_positions=True, strict=True, maybe_placeholders=True)
 
 
-def _span(file: str, meta: Any) -> Span:
-    if getattr(meta, "empty", True):
-        return Span(file, 0, 0)
-    return Span(file, meta.line, meta.column, meta.end_line, meta.end_column)
-
-
 def _text(token: Token | None) -> str | None:
     if token is None:
         return None
@@ -87,16 +81,24 @@ def _unquote(text: str) -> str:
 class _Build(Transformer[Token, Any]):
     """Lark tree -> rules nodes.  One method per grammar rule, each a plain constructor."""
 
-    def __init__(self, file: str) -> None:
-        super().__init__()
+    def __init__(self, file: str, offset: int = 0) -> None:
+        # No method is named after a token type, so tokens are passed as they are, without
+        # a failed method lookup for each.  ``offset`` moves every position down, as a
+        # declaration is parsed on its own (``parse_rules``).
+        super().__init__(visit_tokens=False)
         self.file = file
+        self.offset = offset
 
     def _s(self, meta: Any) -> Span:
-        return _span(self.file, meta)
+        if getattr(meta, "empty", True):
+            return Span(self.file, 0, 0)
+        offset = self.offset
+        return Span(self.file, meta.line + offset, meta.column, meta.end_line + offset,
+                    meta.end_column)
 
     def _token_span(self, token: Token) -> Span:
-        return Span(self.file, token.line or 0, token.column or 0, token.end_line or 0,
-                    token.end_column or 0)
+        return Span(self.file, _moved(token.line, self.offset) or 0, token.column or 0,
+                    _moved(token.end_line, self.offset) or 0, token.end_column or 0)
 
     # declarations
     def start(self, meta: Any, items: list[Any]) -> n.Program:
@@ -454,6 +456,10 @@ def _comment_column(line: str) -> int | None:
     string ends at its second quote (the backslash before it is itself escaped) and the
     '#' is text, not a comment.
     """
+    if "#" not in line:  # most lines, read without a walk over their characters
+        return None
+    if '"' not in line:
+        return line.index("#")
     quoted = escaped = False
     for col, char in enumerate(line):
         if escaped:
@@ -468,6 +474,9 @@ def _comment_column(line: str) -> int | None:
 
 
 def _strip_strings_and_comment(line: str) -> str:
+    """The line without its strings and its comment (what brackets are counted in)."""
+    if '"' not in line:  # no string: only a comment to cut, if there is one
+        return line.partition("#")[0]
     out = []
     quoted = escaped = False
     for char in line:
@@ -512,14 +521,14 @@ def parse_rules(text: str, file: str, diags: Diagnostics) -> n.Program:
                             "split long sums and conditions into named defines, and deep "
                             "blocks into separate actions")
                 continue
-            _shift_lines(tree, offset)
-            program = _Build(file).transform(tree)
+            program = _Build(file, offset).transform(tree)
         except VisitError as exc:  # Lark wraps errors raised inside the transformer
             problem = exc.orig_exc
             if not isinstance(problem, _SyntaxProblem):
                 raise
             token = problem.token
-            diags.error("R001", problem.message, Span(file, token.line or 1, token.column or 1),
+            diags.error("R001", problem.message,
+                        Span(file, _moved(token.line, offset) or 1, token.column or 1),
                         problem.hint)
             continue
         except DedentError:
@@ -537,23 +546,9 @@ def parse_rules(text: str, file: str, diags: Diagnostics) -> n.Program:
     return n.Program(tuple(declarations), comments_of(text), blanks, Span(file, 1, 1))
 
 
-def _shift_lines(tree: Tree[Any], offset: int) -> None:
-    """Move every position in a declaration's parse tree down by ``offset`` lines."""
-    if not offset:
-        return
-    moved: set[int] = set()
-    for subtree in tree.iter_subtrees():
-        meta = subtree.meta
-        if not getattr(meta, "empty", True) and id(meta) not in moved:
-            moved.add(id(meta))
-            meta.line += offset
-            meta.end_line += offset
-        for child in subtree.children:
-            if isinstance(child, Token):
-                if child.line is not None:
-                    child.line += offset
-                if child.end_line is not None:
-                    child.end_line += offset
+def _moved(line: int | None, offset: int) -> int | None:
+    """A token's line in its file, from its line in the declaration parsed on its own."""
+    return None if line is None else line + offset
 
 
 def _dedent_line(text: str) -> int:

@@ -24,10 +24,38 @@ IR = dict[str, Any]
 PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)(?::([0-9]+)(?:-([0-9]+))?)?\}")
 
 
-def touched(node: Any, rules: IR, seen: set[str] | None = None) -> set[str]:
-    """Zone and counter names an IR fragment reads or changes, through actions and defines."""
-    seen = set() if seen is None else seen
+def touched(node: Any, rules: IR, known: dict[str, tuple[set[str], list[str]]] | None = None
+            ) -> set[str]:
+    """Zone and counter names an IR fragment reads or changes, through actions and defines.
+
+    ``known`` keeps what each action or define touches itself and which it calls, so that
+    the wordings of one pack walk each body once, not once per wording that reaches it
+    (that walk was most of the rules check of ERA)."""
+    known = {} if known is None else known
+    found, calls = _direct(node)
+    found = set(found)
+    seen: set[str] = set()
+    while calls:
+        pending: list[str] = []
+        for called in calls:
+            if called in seen:
+                continue
+            seen.add(called)
+            if called not in known:
+                target = rules["actions"].get(called) or rules["defines"].get(called) or {}
+                known[called] = _direct(target.get("body"))
+            names, further = known[called]
+            found |= names
+            pending.extend(further)
+        calls = pending
+    return found
+
+
+def _direct(node: Any) -> tuple[set[str], list[str]]:
+    """The zone and counter names a fragment names itself, and the actions and defines it
+    calls."""
     found: set[str] = set()
+    calls: list[str] = []
     for item in _walk(node):
         if item.get("op") == "zone":
             found.add(str(item["zone"]))
@@ -38,11 +66,9 @@ def touched(node: Any, rules: IR, seen: set[str] | None = None) -> set[str]:
             found.add(str(item["change"].get("name")))
         called = (item["action"] if item.get("do") == "call" else
                   item["name"] if item.get("op") == "define" else None)
-        if called is not None and called not in seen:
-            seen.add(called)
-            target = rules["actions"].get(called) or rules["defines"].get(called) or {}
-            found |= touched(target.get("body"), rules, seen)
-    return found
+        if called is not None:
+            calls.append(called)
+    return found, calls
 
 
 def _walk(node: Any) -> Iterator[IR]:
@@ -61,6 +87,7 @@ def check_wording(rules: IR, worded: list[tuple[Says, Any]], symbols: set[str],
     unknown placeholder (W211)."""
     nouns = {str(z["name"]): str(z["label"]) for key in ("zones", "counters")
              for z in rules[key]}
+    known: dict[str, tuple[set[str], list[str]]] = {}
     for says, target in worded:
         if target is None:  # a term: it describes the whole game, so any noun may appear
             _check_placeholders(rules, says, symbols, diags)
@@ -68,7 +95,7 @@ def check_wording(rules: IR, worded: list[tuple[Says, Any]], symbols: set[str],
         rule = target if isinstance(target, dict) else (
             rules["actions"].get(target) or rules["defines"].get(target) or {})
         body = rule if isinstance(target, dict) else rule.get("body")
-        used = touched(body, rules)
+        used = touched(body, rules, known)
         text = says.text.lower()
         for name, label in sorted(nouns.items()):
             words = label.lower()
