@@ -19,6 +19,7 @@ from decklore.runtime.builtins import BUILTINS
 from decklore.runtime.card_refs import card_list_fields
 from decklore.runtime.codegen import Generated
 from decklore.runtime.expressions import Compiler, Env, Expr, RulesError
+from decklore.runtime.moves import MovePlan
 from decklore.runtime.reads import OUT as OUT_TAG
 from decklore.runtime.reads import Reads, zone_tag
 from decklore.runtime.seat_reads import SeatReads, symbols_per_seat
@@ -105,6 +106,9 @@ class Program:
                 self.resets.setdefault(spec["until"], []).append((spec["name"], None))
         self.marks_cleared_on_move = self.resets.get("moved", [])
         """Per-card counters and flags a card loses when it moves (``until moved``)."""
+        self.move_plans: dict[tuple[str, str], MovePlan | None] = {}
+        """What a plain move between two zones forgets, by (from, to), made as moves
+        happen (``runtime/moves.py``)."""
         self.card_marks = (tuple(c["name"] for c in rules["counters"] if c["per"] == "card"),
                            tuple(f["name"] for f in rules["flags"] if f["per"] == "card"))
         """The counters and flags of cards: a determinized copy deals them again with the
