@@ -1,4 +1,5 @@
-"""A plain move's fast path, and a run of moves forgetting once, equal the general path.
+"""A plain move's fast path, a run of moves forgetting once, and ``blocks_from``'s
+short cut equal the general paths.
 
 ``World.move`` does a plain move (a card in no stack between two zones that count no
 symbols, keep no stacks and have no slots, no mark to reset) in a few lines planned once
@@ -6,7 +7,9 @@ per pair of zones (``runtime/moves.py``), and ``World.move_all`` and a draw forg
 for a run of moves (``World.hold``).  Here the same play and the same random moves are
 made with both on and with every move taken through the general path, one forget per
 card: the states, logs and outcome checks must be the same byte for byte, and every
-value the fast game remembers must be the define's value now.
+value the fast game remembers must be the define's value now.  ``blocks_from`` skips the
+cards when no unit of the symbol view blocks the symbol: any cards, with blocks in play
+and cards tucked, must give what the card-by-card reference gives.
 """
 
 from __future__ import annotations
@@ -20,13 +23,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_log_hashes import tables_of
 from test_memo_fresh import assert_memo_is_fresh
+from test_symbol_units import blocks_from_reference
 
 from decklore.runtime import world
 from decklore.runtime.agents import RandomAgent
+from decklore.runtime.builtins import blocks_from
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.game import Game
 from decklore.runtime.moves import MovePlan, move_plan
 from decklore.runtime.simulate import deal_decks
+from decklore.runtime.state import UNDER
 
 
 def general(game: Game) -> Game:
@@ -161,3 +167,39 @@ def test_a_fast_path_that_forgets_too_little_is_caught(monkeypatch: pytest.Monke
     monkeypatch.setattr(program, "move_plans", {})
     with pytest.raises(AssertionError):
         test_play_is_the_same_with_and_without_the_fast_path("era", 2, 1)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), decisions=st.integers(10, 200),
+       picks=st.lists(st.integers(0, 10_000), min_size=1, max_size=40),
+       tucks=st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 10_000)), max_size=4))
+def test_blocks_from_skips_nothing_it_counts(seed: int, decisions: int, picks: list[int],
+                                            tucks: list[tuple[int, int]]) -> None:
+    """``blocks_from`` of any cards (tucked ones among them, whose units are made apart
+    from the view) is what the card-by-card reference finds, with blocks in the view of
+    some symbols and of none of others."""
+    game = new_game("era", 2, seed)
+    agent = RandomAgent(seed)
+    with suppress(RulesError):
+        for _ in range(decisions):
+            if game.terminal:
+                break
+            game.apply(agent.choose(game))
+    total = len(game.state.cards)
+    blocking = [c for c in range(total) if any(
+        item["argument"] and not item["key"] for item in game.rows[c]["symbols"])]
+    for pick in picks[:3]:  # some blocks in play, so that the view has some to count
+        card = blocking[pick % len(blocking)]
+        if game.state.cards[card]["zone"] in game.program.zones:
+            game.move(card, "play", pick % game.state.players)
+    for card, host in tucks:  # a card tucked under a card in play, where it still counts
+        table = [c for cards in game.state.zones["play"] for c in cards]
+        if table and card % total not in table:
+            with suppress(RulesError):
+                game.tuck(card % total, table[host % len(table)])
+    cards = [pick % total for pick in picks] + list(game.state.zones[UNDER][0])
+    view = game.symbol_view()
+    for symbol in game.program.symbol_ids:
+        for p in range(game.state.players):
+            assert blocks_from(game, symbol, p, cards) == blocks_from_reference(
+                game, symbol, p, cards), (symbol, p, view.blocks_any(symbol))
