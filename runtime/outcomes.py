@@ -23,7 +23,11 @@ def check_outcomes(g: Machine) -> None:
     """Check, in file order, the outcomes that read something changed since last time."""
     changed = g.changed
     g.changed = set()
-    reads = g.program.outcome_reads
+    program = g.program
+    if changed is not None and ANY not in program.outcomes_read and changed.isdisjoint(
+            program.outcomes_read):
+        return  # nothing any outcome reads: as each one's own check below would find
+    reads = program.outcome_reads
     for index, outcome in enumerate(g.program.outcomes):
         if changed is not None and ANY not in reads[index] and changed.isdisjoint(
                 reads[index]):

@@ -179,6 +179,8 @@ class Program:
         self.outcome_reads = [self.reads.of(o["when"]) | {OUT_TAG} for o in rules["outcomes"]]
         """What each outcome reads (and who is still in), so it is checked only after a
         change to one of them."""
+        self.outcomes_read: frozenset[str] = frozenset().union(*self.outcome_reads)
+        """What any outcome reads: a change to none of it needs no outcome looked at."""
         self.zone_tags = {name: zone_tag(name.split(SPACE)[0]) for name in self.zones}
         """The tag of each zone the state keeps: a space's is its zone's."""
         score = rules.get("score")

@@ -25,7 +25,7 @@ from test_log_hashes import tables_of
 from test_memo_fresh import assert_memo_is_fresh
 from test_symbol_units import blocks_from_reference
 
-from decklore.runtime import world
+from decklore.runtime import outcomes, world
 from decklore.runtime.agents import RandomAgent
 from decklore.runtime.builtins import blocks_from
 from decklore.runtime.expressions import RulesError
@@ -203,3 +203,28 @@ def test_blocks_from_skips_nothing_it_counts(seed: int, decisions: int, picks: l
         for p in range(game.state.players):
             assert blocks_from(game, symbol, p, cards) == blocks_from_reference(
                 game, symbol, p, cards), (symbol, p, view.blocks_any(symbol))
+
+
+def test_outcomes_are_looked_at_only_after_what_they_read_changes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A change to nothing any outcome reads looks at no outcome; a change to what one
+    reads looks at them, and a player who reached the goal wins at that check."""
+    game = new_game("era", 2, 1)
+    program = game.program
+    looked: list[str] = []
+    wrapped = []
+    for outcome in program.outcomes:
+        def when(g: Any, env: Any, o: Any = outcome) -> Any:
+            looked.append(o.label)
+            return o.when(g, env)
+        wrapped.append(replace(outcome, when=when))
+    monkeypatch.setattr(program, "outcomes", wrapped)
+    game.changed = {"z:hand", "c:military_blocked"}
+    outcomes.check_outcomes(game)
+    assert looked == [] and game.state.info["result"] is None
+    game.changed = {"z:hand", "c:progress_tokens"}
+    outcomes.check_outcomes(game)
+    assert looked == ["Reached the progress goal"] * 2  # once for each player
+    game.change_counter("progress_tokens", 1, 15)
+    outcomes.check_outcomes(game)
+    assert game.state.info["result"]["winners"] == [1]
