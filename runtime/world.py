@@ -77,6 +77,8 @@ class World:
     def live_players(self) -> list[int]:
         """The seats still in the game (not eliminated), in seat order."""
         out = self.state.info["out"]
+        if not out:  # the usual case: nobody is out yet
+            return list(range(self.state.players))
         return [p for p in range(self.state.players) if p not in out]
 
     def cards_by_owner(self) -> dict[Any, list[int]]:
