@@ -6,7 +6,9 @@ statements and builtins use: reads (``zone_cards``, ``location``, ``counter_valu
 symbol view...) and changes (``move``, ``stack``, ``tuck``, ``change_counter``,
 ``shuffle``...).  Every change appends an event to ``state.log`` and ``touch``-es the read
 tags it affects (``runtime/reads.py``), so remembered define values and outcome checks are
-dropped exactly when something they read changed.  ``fire`` pushes the pack's triggers for
+dropped exactly when something they read changed (a run of moves from one statement
+touches once, at its end: ``move_all``; a plain move is planned per pair of zones:
+``runtime/moves.py``).  ``fire`` pushes the pack's triggers for
 an event onto the frame stack; the run loop (``machine``) runs them.
 """
 
