@@ -25,10 +25,11 @@ from test_log_hashes import tables_of
 from test_memo_fresh import assert_memo_is_fresh
 from test_symbol_units import blocks_from_reference
 
-from decklore.runtime import outcomes, world
+from decklore.runtime import loops, outcomes, world
 from decklore.runtime.agents import RandomAgent
 from decklore.runtime.builtins import blocks_from
 from decklore.runtime.expressions import RulesError
+from decklore.runtime.frames import Each
 from decklore.runtime.game import Game
 from decklore.runtime.moves import MovePlan, move_plan
 from decklore.runtime.simulate import deal_decks
@@ -228,3 +229,18 @@ def test_outcomes_are_looked_at_only_after_what_they_read_changes(
     game.change_counter("progress_tokens", 1, 15)
     outcomes.check_outcomes(game)
     assert game.state.info["result"]["winners"] == [1]
+
+
+def test_a_finished_loop_takes_its_own_frame_off_the_stack() -> None:
+    """A ``for each`` that ran out of items leaves the stack by its own frame, the top one,
+    even when an equal frame lies further down (the same loop entered again from its
+    body, at the same point)."""
+    game = new_game("era", 2, 1)
+    sid = next(i for i, stmt in enumerate(game.program.stmts) if stmt.do == "for_each")
+    frames = game.state.frames
+    below, top = Each(sid, [1, 2], 2, {}), Each(sid, [1, 2], 2, {})
+    assert below == top
+    frames.extend([below, top])
+    depth = len(frames)
+    loops.f_each(game, top)
+    assert len(frames) == depth - 1 and frames[-1] is below
