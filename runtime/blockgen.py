@@ -217,8 +217,7 @@ class _Writer:
             top = None if x["position"] is None else x["position"] == "top"
             return [f"cards = AS_LIST({p(x['what'])}(g, env))",
                     f"zone, player = {p(x['to'])}(g, env)",
-                    "for card in cards:",
-                    f"    g.move(card, zone, player, top={top!r}, face_up={face!r})"], []
+                    f"g.move_all(cards, zone, player, top={top!r}, face_up={face!r})"], []
         if do == "shuffle":
             return [f"zone, player = {p(x['zone'])}(g, env)", "g.shuffle(zone, player)"], []
         if do in ("gain", "spend", "set", "clear"):

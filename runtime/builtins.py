@@ -181,8 +181,18 @@ def blocks_on(g: World, s: str, p: int) -> int:
 
 
 def blocks_from(g: World, s: str, p: int, cards: list[int]) -> int:
-    """Only cards in zones that count symbols block anything (a card in a hand does not)."""
+    """Only cards in zones that count symbols block anything (a card in a hand does not).
+
+    Most of the time no unit of the view shows a block of ``s`` at all: then only a
+    tucked card among ``cards`` could (its unit is made apart from the view's), and the
+    cards are not looked at one by one."""
     view = g.symbol_view()  # first: its units are the ones g.unit returns
+    if not view.blocks_any(s):
+        under = g.state.zones.get(UNDER)
+        if not under or not under[0]:
+            return 0
+        asked = set(cards)
+        cards = [c for c in under[0] if c in asked]
     in_view = g.view_units  # a base card in a zone that counts symbols, and its unit
     rows = g.state.cards
     units = []

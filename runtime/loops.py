@@ -42,7 +42,10 @@ def f_each(g: Machine, f: Each) -> None:
                 continue
         g.state.frames.append(block(x["body"], f.env, x["var"], item, x["about"]))
         return
-    g.state.frames.remove(f)
+    # The loop's own frame is the last one (the run loop visits the top frame): popped, not
+    # looked for by value, which compared every frame below it field by field and would
+    # take an equal frame further down (the same loop, called again from its own body).
+    g.state.frames.pop()
 
 
 def s_repeat(g: Machine, s: Stmt[pt.RepeatParts], f: Block) -> None:

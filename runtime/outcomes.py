@@ -23,12 +23,18 @@ def check_outcomes(g: Machine) -> None:
     """Check, in file order, the outcomes that read something changed since last time."""
     changed = g.changed
     g.changed = set()
-    reads = g.program.outcome_reads
+    program = g.program
+    if changed is not None and ANY not in program.outcomes_read and changed.isdisjoint(
+            program.outcomes_read):
+        return  # nothing any outcome reads: as each one's own check below would find
+    reads = program.outcome_reads
+    live: list[int] | None = None  # who is in, read once until someone goes out
     for index, outcome in enumerate(g.program.outcomes):
         if changed is not None and ANY not in reads[index] and changed.isdisjoint(
                 reads[index]):
             continue
-        live = g.live_players()
+        if live is None:
+            live = g.live_players()
         try:
             hit = [p for p in live if outcome.when(g, {outcome.var: p})]
         except RulesError as exc:  # an error in a condition points at its outcome
@@ -49,6 +55,7 @@ def check_outcomes(g: Machine) -> None:
         if (outcome.kind == "lose" and len(live) == 2) or len(left) <= 1:
             finish(g, left, outcome.label, outcome.at)
             return
+        live = left
 
 
 def finish(g: Machine, winners: list[int], reason: str, at: str | None) -> None:

@@ -20,6 +20,7 @@ from decklore.runtime.card_refs import card_list_fields
 from decklore.runtime.codegen import Generated
 from decklore.runtime.expressions import Compiler, Env, Expr, RulesError
 from decklore.runtime.memo import SEATS, MemoKeys, seat_keys, split_positions
+from decklore.runtime.moves import MovePlan
 from decklore.runtime.reads import OUT as OUT_TAG
 from decklore.runtime.reads import Reads, zone_tag
 from decklore.runtime.seat_reads import SeatReads, symbols_per_seat
@@ -106,6 +107,9 @@ class Program:
                 self.resets.setdefault(spec["until"], []).append((spec["name"], None))
         self.marks_cleared_on_move = self.resets.get("moved", [])
         """Per-card counters and flags a card loses when it moves (``until moved``)."""
+        self.move_plans: dict[tuple[str, str], MovePlan | None] = {}
+        """What a plain move between two zones forgets, by (from, to), made as moves
+        happen (``runtime/moves.py``)."""
         self.card_marks = (tuple(c["name"] for c in rules["counters"] if c["per"] == "card"),
                            tuple(f["name"] for f in rules["flags"] if f["per"] == "card"))
         """The counters and flags of cards: a determinized copy deals them again with the
@@ -189,6 +193,8 @@ class Program:
         self.outcome_reads = [self.reads.of(o["when"]) | {OUT_TAG} for o in rules["outcomes"]]
         """What each outcome reads (and who is still in), so it is checked only after a
         change to one of them."""
+        self.outcomes_read: frozenset[str] = frozenset().union(*self.outcome_reads)
+        """What any outcome reads: a change to none of it needs no outcome looked at."""
         self.zone_tags = {name: zone_tag(name.split(SPACE)[0]) for name in self.zones}
         """The tag of each zone the state keeps: a space's is its zone's."""
         score = rules.get("score")

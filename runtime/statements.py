@@ -60,8 +60,7 @@ def s_move(g: Machine, s: Stmt[pt.MoveParts], f: Block) -> None:
         for offset, card in enumerate(cards):
             g.move(card, zone, player, face_up=face, depth=depth + offset)
         return
-    for card in cards:
-        g.move(card, zone, player, top=top, face_up=face)
+    g.move_all(cards, zone, player, top=top, face_up=face)
 
 
 def s_draw(g: Machine, s: Stmt[pt.DrawParts], f: Block) -> None:
@@ -72,18 +71,23 @@ def s_draw(g: Machine, s: Stmt[pt.DrawParts], f: Block) -> None:
     zone, player = x["to"](g, env)
     face = None if x["facing"] is None else x["facing"] == "up"
     refill = g.program.zones[src_zone].get("refill")
-    for _ in range(count):
-        source = g.zone_cards(src_zone, src_player)
-        if not source and refill:
-            for card in list(g.zone_cards(refill, src_player)):
-                g.move(card, src_zone, src_player, face_up=False)
-            g.shuffle(src_zone, src_player)
+    if type(count) is int and count > 1:
+        g.hold()  # one forget for the cards drawn (``World.move_all``)
+    try:
+        for _ in range(count):
             source = g.zone_cards(src_zone, src_player)
-        if not source:
-            break
-        card = card_to_draw(g, src_zone, source)
-        g.move(card, zone, player, face_up=face)
-        g.fire("drawn", [card])
+            if not source and refill:
+                for card in list(g.zone_cards(refill, src_player)):
+                    g.move(card, src_zone, src_player, face_up=False)
+                g.shuffle(src_zone, src_player)
+                source = g.zone_cards(src_zone, src_player)
+            if not source:
+                break
+            card = card_to_draw(g, src_zone, source)
+            g.move(card, zone, player, face_up=face)
+            g.fire("drawn", [card])
+    finally:
+        g.release()
 
 
 def s_shuffle(g: Machine, s: Stmt[pt.ShuffleParts], f: Block) -> None:

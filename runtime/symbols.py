@@ -185,6 +185,11 @@ class SymbolView:
                 e.count for e in self._blocking.get(symbol, ()) if self._live(e, player))
         return found
 
+    def blocks_any(self, symbol: str) -> bool:
+        """Whether any unit of the view shows a block of ``symbol`` (open or not, for
+        anyone): when none does, no unit of the view blocks it for anybody."""
+        return symbol in self._blocking
+
     def blocks_from(self, symbol: str, player: int, units: Iterable[Unit]) -> int:
         """Blocks of ``symbol`` the player receives from these units only."""
         return sum(e.count for unit in units for e in unit.shown

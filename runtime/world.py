@@ -6,21 +6,24 @@ statements and builtins use: reads (``zone_cards``, ``location``, ``counter_valu
 symbol view...) and changes (``move``, ``stack``, ``tuck``, ``change_counter``,
 ``shuffle``...).  Every change appends an event to ``state.log`` and ``touch``-es the read
 tags it affects (``runtime/reads.py``), so remembered define values and outcome checks are
-dropped exactly when something they read changed.  ``fire`` pushes the pack's triggers for
+dropped exactly when something they read changed (a run of moves from one statement
+touches once, at its end: ``move_all``; a plain move is planned per pair of zones:
+``runtime/moves.py``).  ``fire`` pushes the pack's triggers for
 an event onto the frame stack; the run loop (``machine``) runs them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.frames import Block
 from decklore.runtime.memo import MemoKeys, Partial
+from decklore.runtime.moves import move_plan
 from decklore.runtime.program import Program
 from decklore.runtime.reads import CARDS, STACKS, SYMBOLS, counter_tag, flag_tag
-from decklore.runtime.state import UNDER, GameState
+from decklore.runtime.state import PLAIN_CARD, UNDER, GameState
 from decklore.runtime.symbols import SymbolView, Unit
 
 NO_SEAT = -1
@@ -84,6 +87,8 @@ class World:
     def live_players(self) -> list[int]:
         """The seats still in the game (not eliminated), in seat order."""
         out = self.state.info["out"]
+        if not out:  # the usual case: nobody is out yet
+            return list(range(self.state.players))
         return [p for p in range(self.state.players) if p not in out]
 
     def cards_by_owner(self) -> dict[Any, list[int]]:
@@ -396,9 +401,133 @@ class World:
                 self._drop_mark(name, slot)
                 self.touch(CARDS, SYMBOLS)
 
+    plain_moves = True
+    """Whether a plain move takes the fast path (``runtime/moves.py``); off, every move
+    takes the general one (the tests compare the two)."""
+
+    _holding = False
+    """Inside ``move_all``: the moves' forgetting is held (``_note``) and done once."""
+    _held: tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]] | None = None
+    """The forgetting held back, (tags, seated tags, their seats), not done yet."""
+
     def move(self, card: int, zone: str, player: int | None, *, top: bool | None = None,
              face_up: bool | None = None, depth: int | None = None) -> None:
-        """Move a card with every card stacked on it and every card tucked under it."""
+        """Move a card with every card stacked on it and every card tucked under it.
+
+        A plain move (a card in no stack, with nothing under it and no extra viewer,
+        between two zones that count no symbols, keep no stacks and have no slots, and
+        no mark to reset) is done here in a few lines, with what it forgets planned once
+        per pair of zones (``runtime/moves.py``); the rest go through ``_move``."""
+        state = self.state
+        row = state.cards[card]
+        left = row["zone"]
+        program = self.program
+        try:
+            plan = program.move_plans[left, zone]
+        except KeyError:  # the first move between these two zones
+            plan = program.move_plans[left, zone] = move_plan(program, left, zone)
+        if (plan is None or len(row) != PLAIN_CARD or not self.plain_moves
+                or (plan.per_player and player is None)):
+            self._move(card, zone, player, top=top, face_up=face_up, depth=depth)
+            return
+        marks = program.marks_cleared_on_move
+        if marks:  # a mark to reset on the card: the general path resets and logs it
+            counters, flags = state.counters, state.flags
+            for name, start in marks:
+                if (counters[name][card] != start if start is not None
+                        else flags[name][card]):
+                    self._move(card, zone, player, top=top, face_up=face_up, depth=depth)
+                    return
+        if not plan.per_player:
+            player = None
+        owned = state.owned
+        if owned is not None and card not in owned:
+            row = state.card_to_change(card)
+        left_seat = row["player"]
+        units = self._units
+        if units and card in units:
+            self._drop_unit(card, view=False)
+        state.zone_to_change(left, left_seat).remove(card)
+        target = state.zone_to_change(zone, player)
+        if depth is not None:
+            target.insert(min(max(depth, 0), len(target)), card)
+        elif plan.ordered if top is None else top:
+            target.insert(0, card)
+        else:
+            target.append(card)
+        row["zone"], row["player"] = zone, player
+        if face_up is not None:
+            row["face_up"] = face_up
+        state.log.append(["move", card, zone, player, row["face_up"]])
+        self._dirty = True
+        touched = plan.touched if self._view is not None else plan.touched_unseen
+        seated = plan.seated
+        seats: tuple[int, ...] = ()
+        if seated:  # a seated target zone is each player's: ``player`` is a seat
+            seats = ((left_seat,) if plan.left_seated else ()) + (
+                (cast(int, player),) if plan.to_seated else ())
+        if self._holding:
+            self._note(touched, seated, seats)
+        elif seated:
+            self.touch_seats(touched, seated, seats)
+        else:
+            self.touch(*touched)
+
+    def move_all(self, cards: list[int], zone: str, player: int | None, *,
+                 top: bool | None = None, face_up: bool | None = None) -> None:
+        """Move these cards in turn, as ``move`` does one, forgetting once for the run.
+
+        A draw of several cards or a move of a zone's every card makes the same change
+        for each card (the same tags for the same seats), and nothing reads a remembered
+        value between them: what the run forgets is forgotten once, at its end (or before
+        a trigger's condition is read, or when a move raises), which leaves the memo and
+        the outcomes to check exactly as one forget per card would."""
+        if len(cards) < 2:
+            for card in cards:
+                self.move(card, zone, player, top=top, face_up=face_up)
+            return
+        self.hold()
+        try:
+            for card in cards:
+                self.move(card, zone, player, top=top, face_up=face_up)
+        finally:
+            self.release()
+
+    def hold(self) -> None:
+        """Hold back what the moves from now on forget, until ``release`` (see
+        ``move_all``): the caller reads no remembered value in between, except through a
+        trigger's condition, before which the world releases what it holds."""
+        self._holding = True
+
+    def release(self) -> None:
+        """Forget what the moves since ``hold`` forget, once, and stop holding."""
+        self._holding = False
+        self._release()
+
+    def _note(self, touched: tuple[str, ...], seated: tuple[str, ...],
+              seats: tuple[int, ...]) -> None:
+        """Hold a move's forgetting: the same as the one held is already held, another
+        one does the held one first (forgetting commutes, and nothing is read between)."""
+        held = self._held
+        if held is not None:
+            if held[2] == seats and held[0] == touched and held[1] == seated:
+                return
+            self._release()
+        self._held = (touched, seated, seats)
+
+    def _release(self) -> None:
+        """Do the forgetting held back, if any."""
+        held = self._held
+        if held is not None:
+            self._held = None
+            if held[1]:
+                self.touch_seats(*held)
+            else:
+                self.touch(*held[0])
+
+    def _move(self, card: int, zone: str, player: int | None, *, top: bool | None = None,
+              face_up: bool | None = None, depth: int | None = None) -> None:
+        """The general path of ``move``: stacks, tucks, marks, zones that count symbols."""
         state = self.state
         cards = state.cards
         program = self.program
@@ -495,7 +624,9 @@ class World:
                 seats += on
         for name, _ in marks:
             touched += (counter_tag(name), flag_tag(name))
-        if seated:
+        if self._holding:
+            self._note(touched, seated, seats)
+        elif seated:
             self.touch_seats(touched, seated, seats)  # one pass over the memo for all
         else:
             self.touch(*touched)
@@ -655,6 +786,7 @@ class World:
         triggers = self.program.triggers.get(event)
         if not triggers:
             return
+        self._release()  # a condition may read what a held move forgets
         chosen: list[Block] = []
         for trig in triggers:
             env = dict(zip(trig.params, args, strict=False))
