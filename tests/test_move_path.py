@@ -31,6 +31,7 @@ from decklore.runtime.builtins import blocks_from
 from decklore.runtime.expressions import RulesError
 from decklore.runtime.frames import Each
 from decklore.runtime.game import Game
+from decklore.runtime.memo import define_of
 from decklore.runtime.moves import MovePlan, move_plan
 from decklore.runtime.simulate import deal_decks
 from decklore.runtime.state import UNDER
@@ -85,7 +86,7 @@ def test_the_plans_are_for_plain_zones_only() -> None:
 
 def asked(game: Game) -> list[tuple[str, tuple[Any, ...]]]:
     """Every define value the game remembers now, by name and arguments."""
-    return [(name, args) for name, table in game.memo.items() for args in table]
+    return [(define_of(key), args) for key, table in game.memo.items() for args in table]
 
 
 def ask_again(game: Game, questions: list[tuple[str, tuple[Any, ...]]]) -> None:
