@@ -218,61 +218,11 @@ class _Writer:
                 f"        key = n{i}[{seat}]",
                 "    except (TypeError, IndexError):",
                 f"        return b{i}({head})",
-                "    memo = g.memo.get(key)",
-                "    if memo is not None:",
-                "        try:",
-                f"            return memo[{tup}]",
-                "        except KeyError:",
-                "            pass",
-                "        except TypeError:",
-                f"            return b{i}({head})",
-                f"    elif {lists}:",
-                f"        return b{i}({head})",
-                f"    value = b{i}({head})",
-                "    if type(value) is list:",
-                "        value = list(value)",
-                f"    if type({seat}) is not int or not 0 <= {seat} < g.state.players:",
-                "        return value",
-                "    if memo is None:",
-                "        g.memo[key] = {" + tup + ": value}",
-                "        g.owned.add(key)",
-                "    elif key in g.owned:",
-                f"        memo[{tup}] = value",
-                "    else:",
-                "        memo = g.memo[key] = dict(memo)",
-                f"        memo[{tup}] = value",
-                "        g.owned.add(key)",
-                "    return value",
+                *_remembered(i, head, "key", tup, lists, seat),
             ]
             self.body_function(i, head, body, key, at)
             return
-        self.lines += [
-            "",
-            f"def d{i}({head}):",
-            f"    memo = g.memo.get({key})",
-            "    if memo is not None:",
-            "        try:",
-            f"            return memo[{tup}]",
-            "        except KeyError:",
-            "            pass",
-            "        except TypeError:",
-            f"            return b{i}({head})",
-            f"    elif {lists}:",
-            f"        return b{i}({head})",
-            f"    value = b{i}({head})",
-            "    if type(value) is list:",
-            "        value = list(value)",
-            "    if memo is None:",
-            f"        g.memo[{key}] = {{{tup}: value}}",
-            f"        g.owned.add({key})",
-            f"    elif {key} in g.owned:",
-            f"        memo[{tup}] = value",
-            "    else:",
-            f"        memo = g.memo[{key}] = dict(memo)",
-            f"        memo[{tup}] = value",
-            f"        g.owned.add({key})",
-            "    return value",
-        ]
+        self.lines += ["", f"def d{i}({head}):", *_remembered(i, head, key, tup, lists, None)]
         self.body_function(i, head, body, key, at)
 
     def body_function(self, i: int, head: str, body: str, key: str, at: str) -> None:
@@ -684,3 +634,39 @@ def generate(program: Program) -> Generated:
     defines = {name: namespace[f"d{i}"] for name, i in writer.define_ids.items()}
     found = {id(node): (node, namespace[f"e{k}"]) for k, node in enumerate(roots)}
     return Generated(source, defines, found, len(writer.fallbacks))
+
+
+def _remembered(i: int, head: str, key: str, tup: str, lists: str,
+                seat: str | None) -> list[str]:
+    """The lines of a generated define that look its value up in the memo table ``key``
+    (an expression) and remember it there, copying a table shared with a clone before its
+    first write. With ``seat``, a value about no seat of the game is not remembered."""
+    seat_check = [] if seat is None else [
+        f"    if type({seat}) is not int or not 0 <= {seat} < g.state.players:",
+        "        return value"]
+    return [
+        f"    memo = g.memo.get({key})",
+        "    if memo is not None:",
+        "        try:",
+        f"            return memo[{tup}]",
+        "        except KeyError:",
+        "            pass",
+        "        except TypeError:",
+        f"            return b{i}({head})",
+        f"    elif {lists}:",
+        f"        return b{i}({head})",
+        f"    value = b{i}({head})",
+        "    if type(value) is list:",
+        "        value = list(value)",
+        *seat_check,
+        "    if memo is None:",
+        f"        g.memo[{key}] = {{{tup}: value}}",
+        f"        g.owned.add({key})",
+        f"    elif {key} in g.owned:",
+        f"        memo[{tup}] = value",
+        "    else:",
+        f"        memo = g.memo[{key}] = dict(memo)",
+        f"        memo[{tup}] = value",
+        f"        g.owned.add({key})",
+        "    return value",
+    ]

@@ -440,25 +440,13 @@ class World:
                     return
         if not plan.per_player:
             player = None
-        owned = state.owned
-        if owned is not None and card not in owned:
-            row = state.card_to_change(card)
         left_seat = row["player"]
         units = self._units
         if units and card in units:
             self._drop_unit(card, view=False)
-        state.zone_to_change(left, left_seat).remove(card)
-        target = state.zone_to_change(zone, player)
-        if depth is not None:
-            target.insert(min(max(depth, 0), len(target)), card)
-        elif plan.ordered if top is None else top:
-            target.insert(0, card)
-        else:
-            target.append(card)
-        row["zone"], row["player"] = zone, player
-        if face_up is not None:
-            row["face_up"] = face_up
-        state.log.append(["move", card, zone, player, row["face_up"]])
+        state.move(card, zone, player, top=plan.ordered if top is None else top,
+                   face_up=face_up, depth=depth)
+        state.log.append(["move", card, zone, player, state.cards[card]["face_up"]])
         self._dirty = True
         touched = plan.touched if self._view is not None else plan.touched_unseen
         seated = plan.seated
