@@ -170,7 +170,8 @@ class World:
         removed, assigned = self._symbol_marks(cards)
         unit = Unit(tuple(self.rows[c] for c in cards), self.controller(base) or 0, attached,
                     removed, assigned, bool(spec.get("for_opponents")))
-        if spec["symbols"]:
+        if spec["symbols"] and self.state.cards[base]["zone"] != UNDER:
+            # a tucked card's unit is not kept: it moves with its host, unseen by the drops
             if not self._units_owned:
                 self._units = dict(self._units)
                 self._units_owned = True
@@ -557,6 +558,8 @@ class World:
         if keep_stack and above:
             row["above"] = above
         if not keep_stack:
+            if under and self._units:  # each comes out from under as a unit of its own
+                self._drop_unit(*under, view=False)
             for other in under:
                 state.card_to_change(other).pop("host", None)
                 state.move(other, zone, player, top=top)
