@@ -70,9 +70,9 @@ PINNED: dict[str, str] = {
     "era-4p-seed7-default-random":
         "ccc5c8378d38f2518cd3e23e9125a39a000da560a56f569986ac353a797b350e",
     "era-deck-race-2p-seed1-default-random":
-        "b917a493f6b1a275d9b14e9453773278520f7d13dbc0634003436d14065e2094",
+        "a7de235594c1ed808b4859bcc0924f959f649efb3fa57a779d639099489026ae",
     "era-deck-race-4p-seed2-default-greedy":
-        "447a13c9d2011456f19c77fcc9bf616d5f961edde8bdcc140ee47ac24afd656e",
+        "4d907b7d37449538cce40d007d2bfff99c728f87f3e181ba066a981245c554b8",
     "era-of-kingdoms-1p-seed1-default-random":
         "4cf90891be5d1b799ef7137a7c839e3e0afa1aba832777f39c344eb3a568ab6f",
     "era-of-kingdoms-2p-seed2-default-random":

@@ -742,8 +742,11 @@ def _goal(english: PlayerEnglish, rules: IR) -> list[str]:
         finally:
             english._unbind(bound)
         said = rules["score"].get("says")
-        text = (f"SCORE: {english.fill(str(said))}" if said else
-                f"SCORE: then the highest score wins; your score is {value}.")
+        if said:
+            filled = english.fill(str(said))
+            text = f"SCORE: {filled}" + ("" if filled.endswith((".", "!", "?")) else ".")
+        else:
+            text = f"SCORE: then the highest score wins; your score is {value}."
         if ties:
             text += " Ties go to the " + ", then the ".join(_tie(t) for t in ties) + "."
         step = Step(text)
@@ -754,10 +757,14 @@ def _goal(english: PlayerEnglish, rules: IR) -> list[str]:
 
 def _tie(text: str) -> str:
     """A tie-breaker as players say it: 'most gold', or 'fewest' for a negated count."""
-    most = "most"
+    most, fewest = "most", "fewest"
     if text.startswith("minus "):
-        most, text = "fewest", text.removeprefix("minus ")
-    return f"{most} {text.removeprefix('the number of ').removeprefix('your ')}"
+        most, fewest, text = fewest, most, text.removeprefix("minus ")
+    text = text.removeprefix("the number of ").removeprefix("your ")
+    if text.startswith("the total of "):  # "the highest total of", not "most the total"
+        word = "highest" if most == "most" else "lowest"
+        return f"{word} {text.removeprefix('the ')}"
+    return f"{most} {text.removeprefix('the ')}"
 
 
 def _ends_game(body: list[IR]) -> bool:
