@@ -70,9 +70,9 @@ PINNED: dict[str, str] = {
     "era-4p-seed7-default-random":
         "ccc5c8378d38f2518cd3e23e9125a39a000da560a56f569986ac353a797b350e",
     "era-deck-race-2p-seed1-default-random":
-        "a7de235594c1ed808b4859bcc0924f959f649efb3fa57a779d639099489026ae",
+        "b858f37a32d23ece8878ab47a26d5c29b0bbe2b941adcf526e27ed657afb1be9",
     "era-deck-race-4p-seed2-default-greedy":
-        "4d907b7d37449538cce40d007d2bfff99c728f87f3e181ba066a981245c554b8",
+        "921fb5dcc08f94cc9c123449f74e0f456b1de10b4d5d7925077b48be238eb781",
     "era-of-kingdoms-1p-seed1-default-random":
         "4cf90891be5d1b799ef7137a7c839e3e0afa1aba832777f39c344eb3a568ab6f",
     "era-of-kingdoms-2p-seed2-default-random":
