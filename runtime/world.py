@@ -558,8 +558,6 @@ class World:
         if keep_stack and above:
             row["above"] = above
         if not keep_stack:
-            if under and self._units:  # each comes out from under as a unit of its own
-                self._drop_unit(*under, view=False)
             for other in under:
                 state.card_to_change(other).pop("host", None)
                 state.move(other, zone, player, top=top)

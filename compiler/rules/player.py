@@ -757,14 +757,11 @@ def _goal(english: PlayerEnglish, rules: IR) -> list[str]:
 
 def _tie(text: str) -> str:
     """A tie-breaker as players say it: 'most gold', or 'fewest' for a negated count."""
-    most, fewest = "most", "fewest"
-    if text.startswith("minus "):
-        most, fewest, text = fewest, most, text.removeprefix("minus ")
-    text = text.removeprefix("the number of ").removeprefix("your ")
+    negated = text.startswith("minus ")
+    text = text.removeprefix("minus ").removeprefix("the number of ").removeprefix("your ")
     if text.startswith("the total of "):  # "the highest total of", not "most the total"
-        word = "highest" if most == "most" else "lowest"
-        return f"{word} {text.removeprefix('the ')}"
-    return f"{most} {text.removeprefix('the ')}"
+        return f"{'lowest' if negated else 'highest'} {text.removeprefix('the ')}"
+    return f"{'fewest' if negated else 'most'} {text.removeprefix('the ')}"
 
 
 def _ends_game(body: list[IR]) -> bool:
