@@ -378,3 +378,29 @@ def test_a_placeholder_can_speak_of_some_player_counts_only(tmp_path: Path) -> N
     assert reference.table is not None
     assert dict(reference.table.rows)["Starting purse"] == ["–", "2", "4"]
     assert _problems(text, result.tables["rules"]) == []
+
+
+def _num(value: int) -> dict[str, Any]:
+    return {"op": "int", "value": value}
+
+
+def test_plain_sums_are_worked_out_and_plural_names_take_are() -> None:
+    from decklore.compiler.rules.english import English
+    english = English({"rules": {"consts": {"base": _num(4)},
+                                 "counters": [{"name": "routes", "label": "Routes"},
+                                              {"name": "status", "label": "Status"}]}})
+    me = {"op": "me"}
+    sum_ = {"op": "add", "a": _num(-1), "b": _num(3)}
+    assert english.expr(sum_) == "2"
+    assert english.expr({"op": "mul", "a": {"op": "const", "name": "base"},
+                         "b": {"op": "sub", "a": _num(5), "b": _num(2)}}) == "12"
+    routes = {"op": "counter", "name": "routes", "of": me}
+    # a sum with something unknown in it stays a sum, and gets brackets in a choice
+    open_sum = {"op": "add", "a": routes, "b": _num(1)}
+    assert english.expr({"op": "if", "cond": {"op": "lt", "a": routes, "b": _num(1)},
+                         "then": open_sum, "else": sum_}) == \
+        "(your routes + 1) if your routes are less than 1, otherwise 2"
+    status = {"op": "counter", "name": "status", "of": me}
+    assert english.expr({"op": "ne", "a": status, "b": _num(0)}) == "your status is not 0"
+    # division is left alone: its rounding is the engine's to say
+    assert english.expr({"op": "div", "a": _num(7), "b": _num(2)}) == "7 ÷ 2"

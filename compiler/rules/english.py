@@ -56,6 +56,12 @@ _END = {"turn": "End the turn now.", "round": "End the round now.",
         "game": "The game ends now."}
 
 
+def _plural(name: str) -> bool:
+    """'your routes' takes 'are'; 'your status' and 'the class' keep 'is'."""
+    last = name.rsplit(" ", 1)[-1]
+    return last.endswith("s") and not last.endswith(("ss", "us", "is"))
+
+
 class English:
     """Renders IR expressions and statements of one program as English."""
 
@@ -148,6 +154,8 @@ class English:
     def _argument(self, e: IR) -> str:
         """An argument inside a builtin's sentence: arithmetic gets brackets."""
         text = self.expr(e)
+        if e["op"] in ("add", "sub", "mul") and self._folded(e) is not None:
+            return text
         return f"({text})" if e["op"] in ("add", "sub", "mul", "div", "mod", "if") else text
 
     def _e_field(self, e: IR) -> str:
@@ -185,12 +193,38 @@ class English:
         return f"({text})" if e["op"] == other else text
 
     def _compare(self, e: IR) -> str:
-        return f"{self.expr(e['a'])} {_COMPARE[e['op']]} {self.expr(e['b'])}"
+        left = self.expr(e["a"])
+        verb = _COMPARE[e["op"]]
+        if e["a"]["op"] in ("define", "counter") and _plural(left):
+            verb = verb.replace("is", "are", 1)
+        return f"{left} {verb} {self.expr(e['b'])}"
 
     _e_eq = _e_ne = _e_lt = _e_le = _e_gt = _e_ge = _compare
 
     def _arith(self, e: IR) -> str:
+        folded = self._folded(e)
+        if folded is not None:
+            return str(folded)
         return f"{self.expr(e['a'])} {_ARITH[e['op']]} {self.expr(e['b'])}"
+
+    def _number(self, e: IR) -> int | None:
+        """The value of a plain number (or a constant naming one, or sums of them)."""
+        if e["op"] == "int":
+            return int(e["value"])
+        if e["op"] == "const":
+            value = self.consts.get(e["name"])
+            return self._number(value) if value is not None else None
+        return self._folded(e)
+
+    def _folded(self, e: IR) -> int | None:
+        """'-1 + 3' reads as '2' on a player sheet: only +, − and × of plain numbers are
+        worked out, since they mean the same in every reading."""
+        if e["op"] not in ("add", "sub", "mul"):
+            return None
+        a, b = self._number(e["a"]), self._number(e["b"])
+        if a is None or b is None:
+            return None
+        return a + b if e["op"] == "add" else a - b if e["op"] == "sub" else a * b
 
     _e_add = _e_sub = _e_mul = _e_div = _e_mod = _arith
 
@@ -198,8 +232,8 @@ class English:
         return f"{self.expr(e['a'])} and {self.expr(e['b'])}"
 
     def _e_if(self, e: IR) -> str:
-        return f"{self.expr(e['then'])} if {self.expr(e['cond'])}, otherwise " \
-               f"{self.expr(e['else'])}"
+        return f"{self._argument(e['then'])} if {self.expr(e['cond'])}, otherwise " \
+               f"{self._argument(e['else'])}"
 
     def _e_agg(self, e: IR) -> str:
         where = f" where {self.expr(e['where'])}" if e["where"] else ""
