@@ -148,7 +148,7 @@ def end_period(g: Machine, period: str) -> None:
     """End the innermost running period of this kind (turn, round, phase, ...) with the
     blocks inside it; for ``game``, end the game, decided by the score."""
     if period == "game":
-        g.end_by_score("the game was ended")
+        g.end_by_score("The game ended")
         return
     frames = g.state.frames
     target = None

@@ -81,7 +81,7 @@ class Machine(World):
         # keeps its type below, where a handler may have set it.
         while not state.pending and info["result"] is None and self.paused is None:
             if not frames:
-                self.end_by_score("the rules ran to their end")
+                self.end_by_score("The rules ran to their end")
                 return
             frame = frames[-1]
             steps = info["steps"] = info["steps"] + 1

@@ -72,7 +72,7 @@ def end_by_score(g: Machine, reason: str) -> None:
     score = g.program.score
     live = g.live_players()
     if score is None:
-        finish(g, [], f"{reason}, and the pack keeps no score: nobody wins", None)
+        finish(g, [], f"{reason}; the pack keeps no score, so nobody wins", None)
         return
     var, value = score
 
@@ -80,4 +80,4 @@ def end_by_score(g: Machine, reason: str) -> None:
         env = {var: p}
         return [value(g, env), *[t(g, env) for t in g.program.tiebreak]]
     highest = max(key(p) for p in live)
-    finish(g, [p for p in live if key(p) == highest], f"{reason}: highest score", None)
+    finish(g, [p for p in live if key(p) == highest], f"{reason}; the highest score wins", None)

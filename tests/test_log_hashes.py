@@ -60,7 +60,7 @@ PINNED: dict[str, str] = {
     "era-2p-seed2-industrial+atomic-random":
         "462ceb1a410926dec99159dde230483714a4ae7dc79e1b231937cef22a0511f0",
     "era-2p-seed3-medieval+atomic-random":
-        "109e0112d3afdf1ced566af4197461a51f3829940fc2db96757e9b9448b43979",
+        "035f245a8e43f7c56322c6a7ecc68b854dde461f8328968b151bb67372ee9cce",
     "era-2p-seed4-atomic+ancient-random":
         "a21ea3ac0ec64a62b790c7d9e26de3e37f44600e94e96a55b1b879af8e0bf41d",
     "era-2p-seed5-ancient+industrial-greedy":
@@ -72,7 +72,7 @@ PINNED: dict[str, str] = {
     "era-deck-race-2p-seed1-default-random":
         "b858f37a32d23ece8878ab47a26d5c29b0bbe2b941adcf526e27ed657afb1be9",
     "era-deck-race-4p-seed2-default-greedy":
-        "921fb5dcc08f94cc9c123449f74e0f456b1de10b4d5d7925077b48be238eb781",
+        "7181362e2be88b7baca67f56affa8cc9b7fd4be576f458fc11dddcc38949b096",
     "era-of-kingdoms-1p-seed1-default-random":
         "4cf90891be5d1b799ef7137a7c839e3e0afa1aba832777f39c344eb3a568ab6f",
     "era-of-kingdoms-2p-seed2-default-random":
@@ -92,9 +92,9 @@ PINNED: dict[str, str] = {
     "renaissance-2p-seed2-default-random":
         "5df2a989f85142617d0ff02d615aa8389e3d07394a219dcf02675d6a8997ac68",
     "rise-of-empires-2p-seed1-default-random":
-        "ba8d269aa9fc3eb37c2cc13495792097512e04f4902fdffbf27a87cf28d65248",
+        "c15d58b6e7378a2bfa598682e98e18a0dea9ff828f6e22bbf7fe4be682a96b8b",
     "rise-of-empires-3p-seed2-default-greedy":
-        "aca5441fa059bb31d802057d74e77b6687ba8a887965dc681e6bccc24b042eb0",
+        "8665e229c24bf3e9c2421e206f984157f212e68468f01a903dc91f5c5926f160",
     "uno-2p-seed1-default-random":
         "33756348eedb4e8a55b890ee4763dbbba8b908b529ba007efa0463ed54327a5e",
     "uno-3p-seed2-default-random":
@@ -102,9 +102,9 @@ PINNED: dict[str, str] = {
     "uno-4p-seed3-default-random":
         "162814d31d000f32b9226312a7155e5d84763e565861d67ebe6b3baa2ac77142",
     "embers-of-empire-2p-seed1-default-random":
-        "b8b0cb14421b07c2941846c0ae1c1ced1f1289a59917bd1725ca43dfbc6100af",
+        "f64c6ec2b4e023d919b4c64befcc4a2383c68ac903bb8ec2012cb881c37175e5",
     "embers-of-empire-4p-seed2-default-greedy":
-        "0547536bb36aee55654bbfe351cae24402540fe49865ab44ac6dc8911dc17cff",
+        "f8fcb56f1b8f60a415e4040fc0d6495169505c10ef47758a8224f941dd92127b",
 }
 
 
