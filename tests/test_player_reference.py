@@ -404,3 +404,21 @@ def test_plain_sums_are_worked_out_and_plural_names_take_are() -> None:
     assert english.expr({"op": "ne", "a": status, "b": _num(0)}) == "your status is not 0"
     # division is left alone: its rounding is the engine's to say
     assert english.expr({"op": "div", "a": _num(7), "b": _num(2)}) == "7 ÷ 2"
+
+
+def test_arithmetic_keeps_its_order_when_read_aloud() -> None:
+    from decklore.compiler.rules.english import English
+    english = English({"rules": {"counters": [{"name": "gold", "label": "Gold"}]}})
+    gold = {"op": "counter", "name": "gold", "of": {"op": "me"}}
+    plus_one = {"op": "add", "a": gold, "b": _num(1)}
+    assert english.expr({"op": "mul", "a": plus_one, "b": _num(2)}) == "(your gold + 1) × 2"
+    assert english.expr({"op": "add", "a": gold, "b": {"op": "mul", "a": _num(1),
+                                                      "b": _num(2)}}) == "your gold + 2"
+    assert english.expr({"op": "sub", "a": _num(10), "b": {"op": "sub", "a": gold,
+                                                          "b": _num(1)}}) == \
+        "10 − (your gold − 1)"
+    assert english.expr({"op": "add", "a": {"op": "add", "a": gold, "b": _num(1)},
+                         "b": gold}) == "your gold + 1 + your gold"
+    assert english.expr({"op": "call", "fn": "has_key",
+                         "args": [{"op": "me"}, {"op": "text", "value": "A"}]}) == \
+        "you hold the key to “A”"

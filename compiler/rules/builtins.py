@@ -117,7 +117,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "the locked {0} symbols of {1} for {2}"),
     Builtin("has_key", ("player", "lock"), "bool",
             "Whether the player has a key of this lock letter open (an empty lock is open).",
-            "{0} holds key {1}"),
+            "{0} holds the key to {1}"),
     Builtin("unlocked", ("card", "player"), "bool",
             "Whether every lock field of the card is open for the player.",
             "{0} is unlocked for {1}"),

@@ -35,6 +35,9 @@ class Section:
 _COMPARE = {"eq": "is", "ne": "is not", "lt": "is less than", "le": "is at most",
             "gt": "is more than", "ge": "is at least"}
 _ARITH = {"add": "+", "sub": "−", "mul": "×", "div": "÷", "mod": "mod"}
+_PRECEDENCE = {"add": 1, "sub": 1, "mul": 2, "div": 2, "mod": 2}
+_YOU = (("you's", "your"), ("you is ", "you are "), ("you has ", "you have "),
+        ("you holds ", "you hold "))
 _EVENTS = {"destroyed": "a card {} is destroyed", "played": "a card {} is played",
            "stacked": "a card {} is stacked on {}", "tucked": "a card {} is tucked under {}",
            "drawn": "a card {} is drawn", "revealed": "a card {} is revealed",
@@ -149,7 +152,10 @@ class English:
         args = [self._argument(a) for a in e["args"]]
         if builtin is None:
             return f"{e['fn']}({', '.join(args)})"
-        return builtin.english.format(*args).replace("you's", "your")
+        text = builtin.english.format(*args)
+        for wrong, right in _YOU:
+            text = text.replace(wrong, right)
+        return text
 
     def _argument(self, e: IR) -> str:
         """An argument inside a builtin's sentence: arithmetic gets brackets."""
@@ -205,7 +211,23 @@ class English:
         folded = self._folded(e)
         if folded is not None:
             return str(folded)
-        return f"{self.expr(e['a'])} {_ARITH[e['op']]} {self.expr(e['b'])}"
+        op = e["op"]
+        return f"{self._operand(e['a'], op, False)} {_ARITH[op]} {self._operand(e['b'], op, True)}"
+
+    def _operand(self, e: IR, outer: str, right: bool) -> str:
+        """One side of + − × ÷: brackets where the reading would otherwise change, as in
+        '(your gold + 1) × 2' and '10 − (your gold − 1)'; a sum worked out needs none."""
+        text = self.expr(e)
+        inner = e["op"]
+        if inner == "if":
+            return f"({text})"
+        if inner not in _PRECEDENCE or self._folded(e) is not None:
+            return text
+        if _PRECEDENCE[inner] < _PRECEDENCE[outer] or (
+                right and _PRECEDENCE[inner] == _PRECEDENCE[outer]
+                and outer in ("sub", "div", "mod")):
+            return f"({text})"
+        return text
 
     def _number(self, e: IR) -> int | None:
         """The value of a plain number (or a constant naming one, or sums of them)."""
