@@ -36,13 +36,13 @@ def stream_games(data: bytes, header: RunHeader, *, jobs: int, backend: str,
 
         yield from ray_games(data, header.games, header.seed, header.players, header.agents,
                              decks=header.decks, budget=header.budget, start=start,
-                             address=address)
+                             address=address, rotate=header.rotate)
         return
     from decklore.runtime.simulate import iter_games
 
     yield from iter_games(data, header.games, header.seed, header.players, header.agents,
                           decks=header.decks, jobs=jobs, budget=header.budget,
-                          log_dir=log_dir, start=start)
+                          log_dir=log_dir, start=start, rotate=header.rotate)
 
 
 def run(tables: Tables, data: bytes, header: RunHeader, *, jobs: int = 1,
@@ -87,12 +87,13 @@ def run(tables: Tables, data: bytes, header: RunHeader, *, jobs: int = 1,
 
 
 def header_for(tables: Tables, games: int, seed: int, players: int, agents: Sequence[str],
-               decks: Sequence[str] | None, budget: int) -> RunHeader:
+               decks: Sequence[str] | None, budget: int, rotate: bool = False) -> RunHeader:
     from decklore.runtime.results import RunHeader
 
     return RunHeader(pack=tables.pack["id"], content_hash=tables.content_hash, seed=seed,
                      players=players, agents=[agents[i % len(agents)] for i in range(players)],
-                     decks=list(decks) if decks else None, budget=budget, games=games)
+                     decks=list(decks) if decks else None, budget=budget, games=games,
+                     rotate=rotate)
 
 
 def pack_view(tables: Tables) -> dict[str, Any]:
@@ -178,7 +179,8 @@ def report(results: Path, output: Path | None, pack: str | None) -> None:
     if tables.content_hash != header.content_hash:
         click.echo(f"warning: {tables.pack['id']} has changed since these games were played; "
                    "card names are today's", err=True)
-    run_view = {"agents": header.agents, "seed": header.seed, "decks": header.decks}
+    run_view = {"agents": header.agents, "seed": header.seed, "decks": header.decks,
+                "rotate": header.rotate}
     html = render_report_or_exit(figures_of(tables, tally), run_view, pack_view(tables))
     write_report(output, html)
 

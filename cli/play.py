@@ -644,6 +644,9 @@ def _help_text(can_save: bool) -> str:
               help="Agents by seat, comma-separated (random, greedy, mcts or mcts:iters=400), "
               "repeated round the table.")
 @click.option("--decks", default=None, help="Fix each seat's deck (default: dealt per game).")
+@click.option("--rotate-seats", "rotate", is_flag=True,
+              help="Move the agents one seat round the table each game, so each plays every "
+              "seat equally often (decks stay with their seats).")
 @click.option("-j", "--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Worker processes; results are the same for any number.")
 @click.option("--budget", type=click.IntRange(1000, 10_000_000), default=None,
@@ -663,7 +666,7 @@ def _help_text(can_save: bool) -> str:
               help="The Ray cluster to join (default: RAY_ADDRESS, or a local instance).")
 @_guard
 def simulate(pack: str, games: int, seed: int, players: int | None, agents: str,
-             decks: str | None, jobs: int, budget: int | None, as_json: bool,
+             decks: str | None, rotate: bool, jobs: int, budget: int | None, as_json: bool,
              log_dir: Path | None, results: Path | None, resume: bool,
              report_path: Path | None, backend: str, address: str | None) -> None:
     """Play many seeded games of PACK with agents and summarise who wins and how."""
@@ -694,19 +697,21 @@ def simulate(pack: str, games: int, seed: int, players: int | None, agents: str,
                 advance(done[0], games)
 
         header = balance.header_for(tables, games, seed, count, names, chosen,
-                                    budget or DEFAULT_BUDGET)
+                                    budget or DEFAULT_BUDGET, rotate)
         tally = balance.run(tables, data, header, jobs=jobs, backend=backend,
                             address=address,
                             log_dir=str(log_dir) if log_dir is not None else None,
                             results=results, resume=resume, advance=played)
     summary = tally.summary()
     if report_path is not None:
-        run_view = {"agents": header.agents, "seed": seed, "decks": header.decks}
+        run_view = {"agents": header.agents, "seed": seed, "decks": header.decks,
+                    "rotate": rotate}
         html = balance.render_report_or_exit(balance.figures_of(tables, tally), run_view,
                                              balance.pack_view(tables))
         balance.write_report(report_path, html)
     summary["pack"] = tables.pack["id"]
     summary["agents"] = [names[i % len(names)] for i in range(count)]
+    summary["rotate_seats"] = rotate
     summary["seed"] = seed
     if as_json:
         click.echo(json.dumps(summary, indent=2))
@@ -728,7 +733,9 @@ def _print_summary(s: dict[str, Any]) -> None:
 
     console = Console()
     console.print(f"[bold]{s['pack']}[/bold]: {s['games']} games, {s['players']} players, "
-                  f"agents {', '.join(s['agents'])}, seed {s['seed']}")
+                  f"agents {', '.join(s['agents'])}"
+                  f"{' (one seat on each game)' if s.get('rotate_seats') else ''}, "
+                  f"seed {s['seed']}")
     for title, key, label in (("Wins by seat", "wins_by_seat", "Player "),
                               ("Wins by deck", "wins_by_deck", ""),
                               ("Wins by agent", "wins_by_agent", "")):

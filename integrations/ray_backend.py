@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from decklore.runtime.results import GameRecord
+from decklore.runtime.simulate import seat_agents
 
 # Tasks in flight per worker: enough to keep every core busy, few enough to keep memory flat.
 IN_FLIGHT_PER_CPU = 3
@@ -49,7 +50,8 @@ def batch_size(n: int, cpus: int) -> int:
 
 def iter_games(data: bytes, n: int, seed: int, players: int, agents: Sequence[str], *,
                decks: Sequence[str] | None = None, budget: int, start: int = 0,
-               address: str | None = None, cpus: int | None = None) -> Iterator[GameRecord]:
+               address: str | None = None, cpus: int | None = None,
+               rotate: bool = False) -> Iterator[GameRecord]:
     """Games ``start`` to ``n - 1`` played on Ray, yielded in game order."""
     ray = _ray()
     started_here = not ray.is_initialized()
@@ -65,8 +67,9 @@ def iter_games(data: bytes, n: int, seed: int, players: int, agents: Sequence[st
         size = batch_size(n - start, workers)
         remote = ray.remote(_play_batch)
         shared = ray.put(data)
-        batches = ([(i, seed, players, list(agents), list(decks) if decks else None, budget,
-                     None) for i in range(low, min(n, low + size))]
+        batches = ([(i, seed, players, seat_agents(agents, players, i, rotate),
+                     list(decks) if decks else None, budget, None)
+                    for i in range(low, min(n, low + size))]
                    for low in range(start, n, size))
         pending: deque[Any] = deque()
         for batch in batches:

@@ -40,9 +40,14 @@ class RunHeader:
     budget: int
     games: int
     format: int = RESULTS_FORMAT
+    rotate: bool = False
+    """Whether the agents move one seat on each game (``simulate --rotate-seats``)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"header": asdict(self)}
+        body = asdict(self)
+        if not self.rotate:  # files of runs without it read as before
+            del body["rotate"]
+        return {"header": body}
 
     def same_games(self, other: RunHeader) -> bool:
         """Whether ``other`` plays the same games (it may ask for more or fewer of them)."""
@@ -102,7 +107,8 @@ def _record(row: Any, where: str) -> GameRecord:
 
 def _header(row: Any, where: str) -> RunHeader:
     body = row.get("header") if isinstance(row, dict) and set(row) == {"header"} else None
-    if not isinstance(body, dict) or set(body) != {f.name for f in fields(RunHeader)}:
+    names = {f.name for f in fields(RunHeader)}
+    if not isinstance(body, dict) or set(body) not in (names, names - {"rotate"}):
         raise ResultsError(f"{where}: not a decklore results file (its first line must be "
                            "the run's header)")
     if body["format"] != RESULTS_FORMAT:
@@ -112,6 +118,7 @@ def _header(row: Any, where: str) -> RunHeader:
           and all(type(body[k]) is int for k in ("seed", "players", "budget", "games"))
           and isinstance(body["agents"], list)
           and all(isinstance(a, str) for a in body["agents"])
+          and type(body.get("rotate", False)) is bool
           and (body["decks"] is None or (isinstance(body["decks"], list)
                                          and all(isinstance(d, str) for d in body["decks"]))))
     if not ok:

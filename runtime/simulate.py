@@ -31,6 +31,18 @@ def game_seed(base: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+def seat_agents(agents: Sequence[str], players: int, index: int = 0,
+                rotate: bool = False) -> list[str]:
+    """The agent of each seat in game ``index``: the list repeated round the table, and with
+    ``rotate`` moved ``index`` seats on, so over a run every agent plays every seat equally
+    often and a seat's advantage does not pass for an agent's strength."""
+    names = [agents[i % len(agents)] for i in range(players)]
+    if not rotate:
+        return names
+    shift = index % players
+    return names[players - shift:] + names[:players - shift]
+
+
 def deal_decks(tables: Tables, players: int, seed: int) -> list[str]:
     """Decks for one game: different ones for each player while there are enough."""
     decks = playable_decks(tables)
@@ -157,14 +169,15 @@ def _play_job(job: tuple[int, int, int, list[str], list[str] | None, int, str | 
 def iter_games(data: bytes, n: int, seed: int, players: int, agents: Sequence[str], *,
                decks: Sequence[str] | None = None, jobs: int = 1,
                budget: int = DEFAULT_BUDGET, log_dir: str | None = None,
-               start: int = 0) -> Iterator[GameRecord]:
-    """Games ``start`` to ``n - 1`` of a run, in game order, as they finish.
+               start: int = 0, rotate: bool = False) -> Iterator[GameRecord]:
+    """Games ``start`` to ``n - 1`` of a run, in game order, as they finish (with
+    ``rotate``, the agents move one seat on each game: ``seat_agents``).
 
     Workers may finish out of order; results are released in order with only the games
     still in flight held back, so memory stays flat however long the run is.
     """
-    jobs_list = ((i, seed, players, list(agents), list(decks) if decks else None, budget,
-                  log_dir) for i in range(start, n))
+    jobs_list = ((i, seed, players, seat_agents(agents, players, i, rotate),
+                  list(decks) if decks else None, budget, log_dir) for i in range(start, n))
     if jobs <= 1:
         _init_worker(data)
         for job in jobs_list:
@@ -181,11 +194,12 @@ def iter_games(data: bytes, n: int, seed: int, players: int, agents: Sequence[st
 def simulate(data: bytes, n: int, seed: int, players: int, agents: Sequence[str], *,
              decks: Sequence[str] | None = None, jobs: int = 1,
              budget: int = DEFAULT_BUDGET, log_dir: str | None = None,
-             advance: Callable[[int], None] | None = None) -> list[GameRecord]:
+             advance: Callable[[int], None] | None = None,
+             rotate: bool = False) -> list[GameRecord]:
     """Play ``n`` games from the tables in ``data``; records come back in game order."""
     records: list[GameRecord] = []
     for record in iter_games(data, n, seed, players, agents, decks=decks, jobs=jobs,
-                             budget=budget, log_dir=log_dir):
+                             budget=budget, log_dir=log_dir, rotate=rotate):
         records.append(record)
         if advance:
             advance(1)

@@ -232,3 +232,59 @@ def test_the_ray_backend_gives_the_local_results(era_data: bytes) -> None:
     assert [json.dumps(r.to_json(), sort_keys=True) for r in remote] == \
         [json.dumps(r.to_json(), sort_keys=True) for r in local]
 
+
+
+# --- agents that move round the table -------------------------------------------------------
+
+def test_rotated_seats_move_every_agent_one_seat_on_each_game() -> None:
+    from decklore.runtime.simulate import seat_agents
+
+    assert [seat_agents(["mcts", "greedy"], 2, i) for i in range(2)] == \
+        [["mcts", "greedy"], ["mcts", "greedy"]]
+    assert [seat_agents(["mcts", "greedy"], 2, i, rotate=True) for i in range(3)] == \
+        [["mcts", "greedy"], ["greedy", "mcts"], ["mcts", "greedy"]]
+    # three seats: over three games each agent sits in every seat
+    games = [seat_agents(["a", "b", "c"], 3, i, rotate=True) for i in range(3)]
+    assert games == [["a", "b", "c"], ["c", "a", "b"], ["b", "c", "a"]]
+    assert [seat_agents(["a", "b"], 3, 1, rotate=True)] == [["a", "a", "b"]]
+
+
+def test_a_rotated_run_plays_the_same_games_with_any_number_of_jobs(era_data: bytes) -> None:
+    one = list(iter_games(era_data, 4, 2, 2, ["greedy", "random"], rotate=True))
+    two = list(iter_games(era_data, 4, 2, 2, ["greedy", "random"], rotate=True, jobs=2))
+    assert one == two
+    assert [g.agents for g in one] == [["greedy", "random"], ["random", "greedy"]] * 2
+    fixed = list(iter_games(era_data, 2, 2, 2, ["greedy", "random"]))
+    assert fixed[0] == one[0] and fixed[1].agents == ["greedy", "random"]
+    assert fixed[1].seed == one[1].seed  # the same game, the agents in other seats
+
+
+def test_the_header_keeps_rotation_and_resume_tells_the_runs_apart(tmp_path: Path) -> None:
+    path = tmp_path / "run.jsonl"
+    ResultsWriter(path, HEADER, resume=False).close()
+    assert "rotate" not in json.loads(path.read_text())["header"]  # files read as before
+    rotated = RunHeader(**{**HEADER.__dict__, "rotate": True})
+    with pytest.raises(ResultsError, match="it holds another run"):
+        ResultsWriter(path, rotated, resume=True)
+    other = tmp_path / "rotated.jsonl"
+    ResultsWriter(other, rotated, resume=False).close()
+    assert read_results(other)[0] == rotated
+    text = other.read_text().replace('"rotate":true', '"rotate":1')
+    assert text != other.read_text()
+    other.write_text(text)
+    with pytest.raises(ResultsError, match="the header's values have the wrong types"):
+        read_results(other)
+
+
+def test_simulate_rotates_seats_on_request() -> None:
+    runner = CliRunner()
+    args = ["simulate", "era", "-n", "4", "--seed", "2", "--agents", "greedy,random",
+            "--rotate-seats"]
+    result = runner.invoke(cli, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["rotate_seats"] is True
+    assert {a: e["games"] for a, e in summary["wins_by_agent"].items()} == \
+        {"greedy": 4, "random": 4}
+    text = runner.invoke(cli, args)
+    assert "agents greedy, random (one seat on each game), seed 2" in text.output
