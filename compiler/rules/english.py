@@ -59,6 +59,11 @@ _END = {"turn": "End the turn now.", "round": "End the round now.",
         "game": "The game ends now."}
 
 
+def _tested(where: IR | None) -> bool:
+    """Whether a hook's condition says anything: ``where true`` is no condition at all."""
+    return where is not None and where != {"op": "bool", "value": True}
+
+
 def _plural(name: str) -> bool:
     """'your routes' takes 'are'; 'your status' and 'the class' keep 'is'."""
     last = name.rsplit(" ", 1)[-1]
@@ -148,6 +153,8 @@ class English:
         return f"{self._owner(e['player'])} {label}{space}"
 
     def _e_call(self, e: IR) -> str:
+        if e["fn"] in ("top", "bottom") and e["args"][1] == {"op": "int", "value": 1}:
+            return f"the {e['fn']} card of {self.expr(e['args'][0])}"
         builtin = BUILTINS.get(e["fn"])
         args = [self._argument(a) for a in e["args"]]
         if builtin is None:
@@ -505,7 +512,7 @@ def outline(tables: dict[str, Any]) -> list[Section]:
         steps = []
         for trigger in rules["triggers"]:
             params = ", ".join(trigger["params"])
-            where = f", if {english.expr(trigger['where'])}" if trigger["where"] else ""
+            where = f", if {english.expr(trigger['where'])}" if _tested(trigger["where"]) else ""
             event = _EVENTS.get(trigger["event"], trigger["event"] + " ({})")
             steps.append(Step(f"Whenever {event.format(*trigger['params'])}{where}:",
                               english.steps(trigger["body"])))

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from decklore.compiler.rules.english import English, Step, _limit
+from decklore.compiler.rules.english import English, Step, _limit, _tested
 from decklore.compiler.rules.says import PLACEHOLDER as _FILLED
 
 IR = dict[str, Any]
@@ -252,10 +252,18 @@ class PlayerEnglish(English):
             if fn in ("min", "max"):
                 word = "smallest" if fn == "min" else "largest"
                 return f"the {word} {self.expr(e['value'])} among the {label} in {source}"
+            test = "" if e["where"] is None or kind else self.expr(e["where"])
+            subject = f"that {one} "
             if fn == "any":
+                if test.startswith(subject):  # 'a card in your hand that is face up'
+                    return f"there is a {kind or one} in {source} that {test[len(subject):]}"
                 return f"there is a {kind or one} in {source}{where}"
             if fn == "all":
-                return f"every {kind or one} in {source}{where.replace(' where', ' has')}"
+                if test.startswith(subject):  # 'every card in your hand is face up'
+                    return f"every {kind or one} in {source} {test[len(subject):]}"
+                if test:
+                    return f"for every {kind or one} in {source}, {test}"
+                return f"every {kind or one} in {source}"
             return f"the {label} in {source}{where}"
         finally:
             if saved is None:
@@ -593,7 +601,7 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
                 english._unbind(b)
             continue
         try:
-            where = f", if {english.expr(trigger['where'])}" if trigger["where"] else ""
+            where = f", if {english.expr(trigger['where'])}" if _tested(trigger["where"]) else ""
             event = {"destroyed": "a card is destroyed", "played": "a card is played",
                      "stacked": "a card is stacked on another", "tucked":
                      "a card is tucked under another", "drawn": "a card is drawn",
