@@ -225,6 +225,8 @@ class PlayerEnglish(English):
             return f"{self.expr(e['args'][0])} is an automated player"
         if e["fn"] == "players_from":
             return f"players in seat order, starting with {self.expr(e['args'][0])}"
+        if e["fn"] == "player_at" and e["args"][0]["op"] not in ("int", "const"):
+            return f"the player whose seat number is {self.expr(e['args'][0])}"
         if e["fn"] == "opponent" and e["args"][0]["op"] == "local" and \
                 self.nouns.get(str(e["args"][0]["name"]), ("", ""))[0] == "you":
             return "your opponent"
@@ -264,12 +266,26 @@ class PlayerEnglish(English):
                 if test:
                     return f"for every {kind or one} in {source}, {test}"
                 return f"every {kind or one} in {source}"
+            if players and test.startswith(subject):
+                return self._players_who(source_ir, test[len(subject):])
             return f"the {label} in {source}{where}"
         finally:
             if saved is None:
                 self.nouns.pop(var, None)
             else:
                 self.nouns[var] = saved
+
+    def _players_who(self, source: IR, test: str) -> str:
+        """'the players who have more than 0 gold, in seat order, starting with …' for a
+        selection of players by a test on that player."""
+        test = re.sub(r"^(is|has|holds)\b",
+                      lambda m: {"is": "are", "has": "have", "holds": "hold"}[m.group(1)], test)
+        if source["fn"] == "players_from":
+            return (f"the players who {test}, in seat order, starting with "
+                    f"{self.expr(source['args'][0])}")
+        if source["fn"] == "players":
+            return f"the players who {test}"
+        return f"{self.expr(source)} who {test}"
 
     def _kind_test(self, where: IR | None, var: str) -> str:
         """'conflict' for ``c.kind = conflict``, so "the conflict cards in …" reads well."""
