@@ -104,7 +104,7 @@ def test_option_numbers_agree_with_board_positions(in_tmp: Path) -> None:
 
 def test_why_a_card_cannot_be_played(in_tmp: Path) -> None:
     result = kingdoms("5\n0\nwhy Walls\nwhy Mountain\nq\ny\n")
-    assert ("Walls cannot be chosen for 'Card to play' (rules/playing.rules:28): "
+    assert ("Walls cannot be chosen for 'Card to play' (rules/playing.rules:31): "
             in " ".join(result.output.split("\n")))
     assert "(here 0 against 2)" in result.output.replace("\n", " ")
     assert "Mountain can be chosen now" in result.output

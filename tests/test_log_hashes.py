@@ -74,19 +74,19 @@ PINNED: dict[str, str] = {
     "era-deck-race-4p-seed2-default-greedy":
         "7181362e2be88b7baca67f56affa8cc9b7fd4be576f458fc11dddcc38949b096",
     "era-of-kingdoms-1p-seed1-default-random":
-        "4cf90891be5d1b799ef7137a7c839e3e0afa1aba832777f39c344eb3a568ab6f",
+        "d25164f5ba7339fc9d4ef14f79c245c41dcf5962c2bf6b122f3db862c3cc5ce3",
     "era-of-kingdoms-2p-seed2-default-random":
-        "e7f48178bd76c5f3e08d77f5ca10ac0654f003d9aadb77a75360603f0454c4d8",
+        "b68ffccb0c27989555691ddab98e1b16ab3fa70695891aa23e3fef42330ccf39",
     "era-of-kingdoms-3p-seed3-default-random":
-        "0a9c59347345cc9a2657e134ddb9c356783dedb5b342aa69f2beacfd43cabf65",
+        "df69acae7e1444a319eb9cce030b4d9d7abca683c982f45c9e78270c3d4db1cd",
     "era-of-kingdoms-4p-seed4-default-random":
-        "ab8595249e5a92d2b107b16e3a1c0c26e73312b94feda0dc02b4364600ec9dac",
+        "843102102ba59d70b32b05e6ef4c138309dee3999f8afd52ec80432c656f4a78",
     "era-of-kingdoms-3p-seed5-default-greedy":
-        "a52209fc01c1239cf95c92d466020fd0de08776829a84dc77a4e8796175a308d",
+        "82c914d4a4c804ebfc65c6d73a4787ea135dabd4b22f8bb135233be08e16dac8",
     "era-of-kingdoms-trade-route-2p-seed1-default-random":
-        "a6cf0d28c9b740ac6aa5f38e7f70ee147c88857330f51f4d6b4533bc4ed26941",
+        "354d641376293a38b753335ed115c3cb7e7181d651f033c3837c19dc7aee6554",
     "era-of-kingdoms-trade-route-3p-seed2-default-random":
-        "5047a306ac28f5e4fc6f4e8ac201611b69fe3834e307f168a88fe0cab86c7969",
+        "3c21caaedcda55a1397e8e26db2dca9ab5fced992f0a21f90ba9a17097140b3c",
     "renaissance-2p-seed1-default-random":
         "79991f93288ff02de80eab503fdd11fac1017c8c42594f5197a2c3d2178c9d16",
     "renaissance-2p-seed2-default-random":
