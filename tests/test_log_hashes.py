@@ -56,19 +56,19 @@ CASES: list[Case] = [
 
 PINNED: dict[str, str] = {
     "era-2p-seed1-ancient+medieval-random":
-        "90b8fd9cde0107e97ddf3fe8272bb371a45cb0bfc8d300fd9b80529eae4dc521",
+        "0773d6d9af16afa158400343591a40af063bd0688302b8ef8e73d8a02bb6ae0d",
     "era-2p-seed2-industrial+atomic-random":
-        "462ceb1a410926dec99159dde230483714a4ae7dc79e1b231937cef22a0511f0",
+        "b7d5187f7cb2e36f007662bb08782a4cf16f41becefe005329c033a4e296ce99",
     "era-2p-seed3-medieval+atomic-random":
-        "035f245a8e43f7c56322c6a7ecc68b854dde461f8328968b151bb67372ee9cce",
+        "666fb34693d1e62b36745335d961143692093734617cb8ef9a57030525609bca",
     "era-2p-seed4-atomic+ancient-random":
-        "a21ea3ac0ec64a62b790c7d9e26de3e37f44600e94e96a55b1b879af8e0bf41d",
+        "66910b56edc50007b7d0a8c08e497437711a828713347521bef20b25b84b282a",
     "era-2p-seed5-ancient+industrial-greedy":
-        "b7f8506cca04a58e5b2f1361b02a1973a7c56ee8ef7ce0b310a67d7eeb0be936",
+        "dc705108db2c29755621a161b9e49ae09fd0bcaf160247502025dac7556e23c8",
     "era-3p-seed6-default-random":
-        "ca56a77663c5c5eef5f14e2c1ad71925810eb3e26c220e4799bed5f8083035a8",
+        "19d854ffcf4b03976c8b07be10474906f8d8ffcdfc870334e679e0c91da53a21",
     "era-4p-seed7-default-random":
-        "ccc5c8378d38f2518cd3e23e9125a39a000da560a56f569986ac353a797b350e",
+        "0829ed146c7a471dec4b9fcf12d415db81803def9a0f8e2119d326e472744877",
     "era-deck-race-2p-seed1-default-random":
         "b858f37a32d23ece8878ab47a26d5c29b0bbe2b941adcf526e27ed657afb1be9",
     "era-deck-race-4p-seed2-default-greedy":
@@ -88,9 +88,9 @@ PINNED: dict[str, str] = {
     "era-of-kingdoms-trade-route-3p-seed2-default-random":
         "3c21caaedcda55a1397e8e26db2dca9ab5fced992f0a21f90ba9a17097140b3c",
     "renaissance-2p-seed1-default-random":
-        "79991f93288ff02de80eab503fdd11fac1017c8c42594f5197a2c3d2178c9d16",
+        "e492dcd4d90d5303df0ebc646112c7f92ab5a1c310b3a990afda1cb25c3270c6",
     "renaissance-2p-seed2-default-random":
-        "5df2a989f85142617d0ff02d615aa8389e3d07394a219dcf02675d6a8997ac68",
+        "996e27cecbf5b4560085c5eaff648e7596b748f2f5005bdc8a681f3aed433ec1",
     "rise-of-empires-2p-seed1-default-random":
         "c15d58b6e7378a2bfa598682e98e18a0dea9ff828f6e22bbf7fe4be682a96b8b",
     "rise-of-empires-3p-seed2-default-greedy":
