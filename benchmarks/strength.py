@@ -67,6 +67,9 @@ class Outcome:
     seconds: tuple[float, float]
     decisions: tuple[int, int]
     cpu: tuple[float, float] = (0.0, 0.0)
+    rules: str = ""
+    """The content hash of the pack's tables the game was played on ("" in games recorded
+    before it was kept): a table played over many sittings says when the rules changed."""
 
 
 _TABLES: dict[str, Tables] = {}
@@ -117,7 +120,7 @@ def play(job: Job) -> Outcome:
     winners = result["winners"]
     return Outcome(mine in winners, not winners and result["reason"] != "step budget",
                    result["reason"] == "step budget", (seconds[0], seconds[1]),
-                   (decisions[0], decisions[1]), (cpu[0], cpu[1]))
+                   (decisions[0], decisions[1]), (cpu[0], cpu[1]), tables.content_hash)
 
 
 def _played(job: Job) -> tuple[Job, Outcome]:
@@ -145,7 +148,8 @@ def read_records(lines: Iterable[str]) -> dict[Job, Outcome]:
                line["index"])
         found.setdefault(job, Outcome(line["won"], line["drawn"], line["unfinished"],
                                       tuple(line["seconds"]), tuple(line["decisions"]),
-                                      tuple(line.get("cpu", (0.0, 0.0)))))
+                                      tuple(line.get("cpu", (0.0, 0.0))),
+                                      str(line.get("rules", ""))))
     return found
 
 
@@ -207,7 +211,21 @@ def report(results: dict[Job, Outcome]) -> str:
         lines.append(heading(pack, players, "/".join(map(str, counts))))
         lines += [row(first, second, seed, outcomes)
                   for (first, second, seed), outcomes in rows.items()]
+        lines += _versions([o for outcomes in rows.values() for o in outcomes])
     return "\n".join(lines)
+
+
+def _versions(outcomes: Sequence[Outcome]) -> list[str]:
+    """A line under a pack's table when its games were not all played on the same rules."""
+    kept = sorted({o.rules for o in outcomes if o.rules})
+    unknown = sum(not o.rules for o in outcomes)
+    if len(kept) + bool(unknown) <= 1:
+        return []
+    parts = [f"{len(kept)} versions of the rules" if len(kept) > 1 else "1 version of the rules"]
+    if unknown:
+        parts.append(f"{unknown} game{'s' if unknown != 1 else ''} from before versions "
+                     "were recorded")
+    return [f"  played on {', '.join(parts)}"]
 
 
 def main() -> None:

@@ -90,3 +90,22 @@ def test_games_of_more_players_recorded_before_the_seating_was_fixed_are_left_ou
     lines = [json.dumps({**game, "players": 3}), json.dumps({**game, "players": 2}),
              json.dumps({**game, "players": 4, "seat": 1})]
     assert sorted(job[1] for job in strength.read_records(lines)) == [2, 4]
+
+
+def test_the_table_says_when_its_games_span_versions_of_the_rules() -> None:
+    strength = _module()
+    played = strength.play(("era", 2, "greedy", "random", 3, 0))
+    assert played.rules.startswith("sha256:")
+    job = ("era", 2, "greedy", "random", 3, 0)
+    one = strength.record(job, played)
+    assert json.loads(one)["rules"] == played.rules
+    older = json.loads(one)
+    del older["rules"]
+    older["index"] = 1
+    other = {**json.loads(one), "index": 2, "rules": "sha256:" + "0" * 64}
+    same = strength.report(strength.read_records([one]))
+    assert "played on" not in same
+    mixed = strength.report(strength.read_records([one, json.dumps(older),
+                                                   json.dumps(other)]))
+    assert mixed.splitlines()[-1] == \
+        "  played on 2 versions of the rules, 1 game from before versions were recorded"
