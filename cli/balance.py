@@ -89,9 +89,10 @@ def run(tables: Tables, data: bytes, header: RunHeader, *, jobs: int = 1,
 def header_for(tables: Tables, games: int, seed: int, players: int, agents: Sequence[str],
                decks: Sequence[str] | None, budget: int, rotate: bool = False) -> RunHeader:
     from decklore.runtime.results import RunHeader
+    from decklore.runtime.simulate import seat_agents
 
     return RunHeader(pack=tables.pack["id"], content_hash=tables.content_hash, seed=seed,
-                     players=players, agents=[agents[i % len(agents)] for i in range(players)],
+                     players=players, agents=seat_agents(agents, players),
                      decks=list(decks) if decks else None, budget=budget, games=games,
                      rotate=rotate)
 
@@ -211,6 +212,7 @@ def balance(before: str, after: str, games: int, seed: int, players: int | None,
     and report which figures changed beyond noise."""
     from decklore.play import _tables, agent_names
     from decklore.runtime.game import DEFAULT_BUDGET
+    from decklore.runtime.simulate import seat_agents
     from decklore.runtime.tally import compare
 
     check_report_path(report_path)
@@ -230,7 +232,7 @@ def balance(before: str, after: str, games: int, seed: int, players: int | None,
     views = [pack_view(t) for t, _ in packs]
     rows = compare(figures[0], figures[1], deck_names={**views[0]["decks"], **views[1]["decks"]})
     run_view = {"games": games, "seed": seed,
-                "agents": [names[i % len(names)] for i in range(count)]}
+                "agents": seat_agents(names, count)}
     if fmt == "json":
         click.echo(json.dumps({"before": views[0], "after": views[1], "run": run_view,
                                "rows": rows}, indent=2))

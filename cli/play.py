@@ -710,7 +710,9 @@ def simulate(pack: str, games: int, seed: int, players: int | None, agents: str,
                                              balance.pack_view(tables))
         balance.write_report(report_path, html)
     summary["pack"] = tables.pack["id"]
-    summary["agents"] = [names[i % len(names)] for i in range(count)]
+    from decklore.runtime.simulate import seat_agents
+
+    summary["agents"] = seat_agents(names, count)
     summary["rotate_seats"] = rotate
     summary["seed"] = seed
     if as_json:

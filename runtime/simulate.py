@@ -60,7 +60,7 @@ def play_game(tables: Tables, players: int, seed: int, agents: Sequence[str], *,
     """Play one game to its end with the named agents; its log goes into ``log_dir``."""
     extra = automated_seats(tables, players)
     chosen = list(decks) if decks else deal_decks(tables, players + extra, seed)
-    names = [agents[i % len(agents)] for i in range(players)] + ["rules"] * extra
+    names = seat_agents(agents, players) + ["rules"] * extra
     game = None
     try:
         game = Game.new(tables, players, seed, chosen or None, budget=budget)

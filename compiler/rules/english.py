@@ -36,8 +36,9 @@ _COMPARE = {"eq": "is", "ne": "is not", "lt": "is less than", "le": "is at most"
             "gt": "is more than", "ge": "is at least"}
 _ARITH = {"add": "+", "sub": "−", "mul": "×", "div": "÷", "mod": "mod"}
 _PRECEDENCE = {"add": 1, "sub": 1, "mul": 2, "div": 2, "mod": 2}
-_YOU = (("you's", "your"), ("you is ", "you are "), ("you has ", "you have "),
-        ("you holds ", "you hold "))
+PLURAL_VERBS = {"is": "are", "has": "have", "holds": "hold"}
+"""The verbs generated text puts after a card or player, as 'you' and 'they' say them."""
+_YOU = (("you's", "your"), *((f"you {one} ", f"you {many} ") for one, many in PLURAL_VERBS.items()))
 _EVENTS = {"destroyed": "a card {} is destroyed", "played": "a card {} is played",
            "stacked": "a card {} is stacked on {}", "tucked": "a card {} is tucked under {}",
            "drawn": "a card {} is drawn", "revealed": "a card {} is revealed",

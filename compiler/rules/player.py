@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from decklore.compiler.rules.english import English, Step, _limit, _tested
+from decklore.compiler.rules.english import PLURAL_VERBS, English, Step, _limit, _tested
 from decklore.compiler.rules.says import PLACEHOLDER as _FILLED
 
 IR = dict[str, Any]
@@ -278,8 +278,7 @@ class PlayerEnglish(English):
     def _players_who(self, source: IR, test: str) -> str:
         """'the players who have more than 0 gold, in seat order, starting with …' for a
         selection of players by a test on that player."""
-        test = re.sub(r"^(is|has|holds)\b",
-                      lambda m: {"is": "are", "has": "have", "holds": "hold"}[m.group(1)], test)
+        test = re.sub(r"^(is|has|holds)\b", lambda m: PLURAL_VERBS[m.group(1)], test)
         if source["fn"] == "players_from":
             return (f"the players who {test}, in seat order, starting with "
                     f"{self.expr(source['args'][0])}")
@@ -454,7 +453,7 @@ def _tidy(step: Step) -> None:
     # 'you'/'they' as the subject of a clause take the plural verb; as an object they stay.
     text = re.sub(r"(^|\b(?:[Ii]f|when|and|or|while|that|where) )(you|they) (is|has|holds)\b",
                   lambda m: f"{m.group(1)}{m.group(2)} "
-                  f"{ {'is': 'are', 'has': 'have', 'holds': 'hold'}[m.group(3)]}", text)
+                  f"{PLURAL_VERBS[m.group(3)]}", text)
     text = text.replace("every card of you", "all your cards")
     step.text = text[:1].upper() + text[1:]
 
