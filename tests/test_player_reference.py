@@ -422,3 +422,54 @@ def test_arithmetic_keeps_its_order_when_read_aloud() -> None:
     assert english.expr({"op": "call", "fn": "has_key",
                          "args": [{"op": "me"}, {"op": "text", "value": "A"}]}) == \
         "you hold the key to “A”"
+
+
+def test_unworded_rules_read_as_sentences_a_player_would_write(tmp_path: Path) -> None:
+    """A modder's rules without ``says`` lines still print as a rulebook would: the
+    compiler's prompts (which name variables) are left out, negations turn the verb round,
+    a counter of 1 is singular, a named value is said as what it is, and branches that
+    only log print nothing."""
+    rules = (
+        'zone hand: per_player, owner\n'
+        'zone pile: per_player, ordered\n'
+        'counter gold "Gold": per_player, min 0\n'
+        'counter shots: per_player\n'
+        'flag storm: global\n'
+        '\n'
+        'define richest() = max(q.gold for q in players())\n'
+        '\n'
+        'round:\n'
+        '  turn:\n'
+        '    repeat while me.shots < 3 and not storm:\n'
+        '      gain 1 shots\n'
+        '    let haul = sum(c.cost for c in top(pile(me), 2))\n'
+        '    if haul > 0 and not first_turn():\n'
+        '      gain haul gold\n'
+        '    elif me.gold != richest():\n'
+        '      gain 2 gold\n'
+        '    else:\n'
+        '      log "nothing to gain"\n'
+        '    if false or size(hand(me)) = 0:\n'
+        '      log "an empty hand"\n'
+        '    choose cards pair from hand(me) exactly 2:\n'
+        '      move pair to pile(me)\n'
+        '    choose player rival from opponents(me):\n'
+        '      gain 1 gold for owner(top_card(hand(rival)))\n'
+        '    choose number n in 1..me.gold:\n'
+        '      spend n gold\n')
+    result = compile_pack(_mini_with_rules(tmp_path, rules))
+    text = to_text(player_reference(result.tables) or pytest.fail("no rules"))
+    steps = [line.strip() for line in text.splitlines()]
+    assert steps[steps.index("1. As long as you have fewer than 3 shots and “storm” is not "
+                             "marked:") + 1] == "1. Gain 1 shot."
+    assert "1. If the total cost of the top 2 cards of your pile is more than 0 and this is "\
+        "not the first turn of the game:" in steps
+    assert "1. Gain gold equal to the total cost of the top 2 cards of your pile." in steps
+    assert "2. Otherwise, if your gold is not the most gold any player has:" in steps
+    assert not any(s.endswith("Otherwise:") or "an empty hand" in s or "no or" in s
+                   for s in steps)
+    assert "3. Choose exactly 2 cards from your hand." in steps
+    assert "4. Choose a player from your opponents." in steps
+    assert "1. Add 1 to the gold of the owner of the top card of their hand." in steps
+    assert "5. Choose how many, from 1 to your gold." in steps
+    assert _problems(text, result.tables["rules"]) == []

@@ -101,7 +101,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in (
             "the {0} symbols of {1}"),
     Builtin("printed", ("symbol", "card"), "number",
             "How many of a symbol the card shows, locked or not, blocked or not.",
-            "the {0} symbols printed on {1}"),
+            "the number of {0} symbols printed on {1}"),
     Builtin("matched", ("symbol", "player", "cards", "cards"), "number",
             "Matched sets: how many pairs of the symbol can be formed with one symbol from the "
             "first cards and one from the second, each symbol used once.",

@@ -36,7 +36,7 @@ _COMPARE = {"eq": "is", "ne": "is not", "lt": "is less than", "le": "is at most"
             "gt": "is more than", "ge": "is at least"}
 _ARITH = {"add": "+", "sub": "−", "mul": "×", "div": "÷", "mod": "mod"}
 _PRECEDENCE = {"add": 1, "sub": 1, "mul": 2, "div": 2, "mod": 2}
-PLURAL_VERBS = {"is": "are", "has": "have", "holds": "hold"}
+PLURAL_VERBS = {"is": "are", "has": "have", "holds": "hold", "does": "do"}
 """The verbs generated text puts after a card or player, as 'you' and 'they' say them."""
 _YOU = (("you's", "your"), *((f"you {one} ", f"you {many} ") for one, many in PLURAL_VERBS.items()))
 _EVENTS = {"destroyed": "a card {} is destroyed", "played": "a card {} is played",
@@ -68,7 +68,20 @@ def _tested(where: IR | None) -> bool:
 def _plural(name: str) -> bool:
     """'your routes' takes 'are'; 'your status' and 'the class' keep 'is'."""
     last = name.rsplit(" ", 1)[-1]
-    return last.endswith("s") and not last.endswith(("ss", "us", "is"))
+    return last.endswith("s") and not last.endswith(("ss", "us", "is")) and \
+        last not in ("has", "was", "does")
+
+
+def singular(name: str) -> str:
+    """A counter's name after the number 1: '1 shot', '1 progress token', '1 bounty';
+    a name that is not a plural ('gold', 'progress') stays as it is."""
+    if not _plural(name):
+        return name
+    if name.endswith(("sses", "xes", "ches", "shes", "zzes")):
+        return name[:-2]
+    if name.endswith("ies"):
+        return name[:-3] + "y"
+    return name[:-1]
 
 
 class English:
@@ -172,12 +185,19 @@ class English:
             return text
         return f"({text})" if e["op"] in ("add", "sub", "mul", "div", "mod", "if") else text
 
+    def _possessive(self, of: IR | None, name: str, owner: str | None = None) -> str:
+        """'your gold', 'the card's damage'; 'the gold of the owner of the card' when the
+        owner is a phrase of its own, where "'s" would attach to the wrong noun."""
+        owner = self._owner(of) if owner is None else owner
+        if owner.endswith("'s") and " of " in owner:
+            return f"the {name} of {owner[:-2]}"
+        return f"{owner} {name}"
+
     def _e_field(self, e: IR) -> str:
-        name = self.fields.get(e["name"], e["name"].replace("_", " "))
-        return f"{self._owner(e['of'])} {name}"
+        return self._possessive(e["of"], self.fields.get(e["name"], e["name"].replace("_", " ")))
 
     def _e_counter(self, e: IR) -> str:
-        return f"{self._owner(e['of'])} {self.labels.get(e['name'], e['name'])}"
+        return self._possessive(e["of"], self.labels.get(e["name"], str(e["name"])))
 
     def _e_flag(self, e: IR) -> str:
         label = self.labels.get(e["name"], e["name"])
@@ -334,14 +354,19 @@ class English:
             return label
         if s["of"]["op"] == "me":
             return f"your {label}"
-        return f"{self.expr(s['of'])}'s {label}"
+        return self._possessive(s["of"], label, f"{self.expr(s['of'])}'s")
+
+    def _inline_amount(self, e: IR, text: str) -> bool:
+        """Whether an amount reads before the counter's name ('Gain 2 gold') rather than
+        after it ('Gain gold equal to …')."""
+        return e["op"] in ("int", "const", "local") or text.lstrip("-").isdigit()
 
     def _amount(self, verb: str, s: IR) -> str:
         """'Gain 2 money tokens' for plain numbers; 'Gain money tokens equal to ...' else."""
-        label = self.labels.get(s["name"], s["name"])
+        label = self.labels.get(s["name"], str(s["name"]))
         amount = self.expr(s["amount"])
-        if s["amount"]["op"] in ("int", "const", "local"):
-            return f"{verb} {amount} {label}"
+        if self._inline_amount(s["amount"], amount):
+            return f"{verb} {amount} {singular(label) if amount == '1' else label}"
         return f"{verb} {label} equal to {amount}"
 
     def _s_gain(self, s: IR) -> Step:
@@ -407,7 +432,7 @@ class English:
     def _s_log(self, s: IR) -> None:
         return None
 
-    def _s_if(self, s: IR) -> Step:
+    def _s_if(self, s: IR) -> Step | None:
         """An 'if' reads as one step whose text carries every branch, in order."""
         branches = [Step(f"If {self.expr(b['when'])}:" if i == 0 else
                          f"Otherwise, if {self.expr(b['when'])}:", self.steps(b["then"]))

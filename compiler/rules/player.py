@@ -40,6 +40,8 @@ class PlayerSection:
     notes: list[str] = field(default_factory=list)
     automatic: bool = False
     """Nothing is asked of the player here: the steps just happen."""
+    in_turn: bool = False
+    """A part of a player's turn (not of the round around it)."""
 
 
 @dataclass
@@ -92,6 +94,7 @@ class PlayerEnglish(English):
         # A variable in scope: how to name it as a subject and as an owner.
         self.nouns: dict[str, tuple[str, str]] = {}
         self.folding: list[str] = []
+        self.reading: list[str] = []  # unworded definitions being said by their bodies
         self.calls: dict[str, int] = {}
         self.sectioned: set[str] = set()
         self.referenced: list[str] = []  # sectioned actions a printed step names
@@ -192,6 +195,15 @@ class PlayerEnglish(English):
                 return value
             if define.get("type") == "player":
                 return f"the {str(e['name']).replace('_', ' ')}"
+            if define.get("type") != "bool" and define.get("body") and \
+                    e["name"] not in self.reading:
+                # An unworded value is said as what it is: its name is the pack's, not
+                # the players'.
+                self.reading.append(str(e["name"]))
+                try:
+                    return self.expr(define["body"])
+                finally:
+                    self.reading.pop()
         if e["args"] and e["args"][0]["op"] == "const":  # a deck or level named by a constant
             return f"{str(e['name']).replace('_', ' ')} of {self._owner(e['args'][0])}"
         return super()._e_define(e)
@@ -220,7 +232,37 @@ class PlayerEnglish(English):
 
     _e_eq = _e_ne = _e_lt = _e_le = _e_gt = _e_ge = _compare
 
+    def _e_not(self, e: IR) -> str:
+        """'you have at least 3 shots' for not (fewer than 3), and a sentence's own verb
+        negated ('“storm” is not marked') where there is one to negate."""
+        x = e["x"]
+        if x["op"] in _OPPOSITE:
+            return self.expr({**x, "op": _OPPOSITE[x["op"]]})
+        if x["op"] == "not":
+            return self.expr(x["x"])
+        return _negated(self.expr(x))
+
+    def _e_and(self, e: IR) -> str:
+        for side, other in (("a", "b"), ("b", "a")):  # 'true and X' is X
+            if e[side] == {"op": "bool", "value": True}:
+                return self.expr(e[other])
+        return super()._e_and(e)
+
+    def _e_or(self, e: IR) -> str:
+        for side, other in (("a", "b"), ("b", "a")):  # 'false or X' is X
+            if e[side] == {"op": "bool", "value": False}:
+                return self.expr(e[other])
+        return super()._e_or(e)
+
+    def _inline_amount(self, e: IR, text: str) -> bool:
+        # A named value reads where it is used, so 'Gain the total … gold' is avoided.
+        return text.lstrip("-").isdigit() or text in ("that many", "half that many") or (
+            e["op"] == "const" and len(text.split()) <= 2)
+
     def _e_call(self, e: IR) -> str:
+        if e["fn"] == "size" and e["args"][0].get("op") == "call" and \
+                e["args"][0]["fn"] in _COUNTED_AS_SAID:
+            return f"the number of {self.expr(e['args'][0]).removeprefix('the ')}"
         if e["fn"] == "automated":
             return f"{self.expr(e['args'][0])} is an automated player"
         if e["fn"] == "players_from":
@@ -246,14 +288,27 @@ class PlayerEnglish(English):
             source = self.expr(source_ir)
             label = f"{kind} {many}" if kind else many
             fn = e["fn"]
+            said = source_ir.get("op") == "call" and source_ir.get("fn") in _COUNTED_AS_SAID
             if fn == "count":
+                if said and not where and not kind:  # 'the number of cards tucked under …'
+                    return f"the number of {source.removeprefix('the ')}"
                 return f"the number of {label} in {source}{where}".replace(
                     " in every player", "")
+            value = self.expr(e["value"])
             if fn == "sum":
-                return f"the total of {self.expr(e['value'])} for the {label} in {source}{where}"
+                if value.startswith("its ") and not where:  # 'the total price of …'
+                    cards = source if source_ir.get("fn") in _CARDS_AS_SAID else \
+                        f"the {label} in {source}"
+                    return f"the total {value.removeprefix('its ')} of {cards}"
+                return f"the total of {value} for the {label} in {source}{where}"
             if fn in ("min", "max"):
+                if players and value.startswith("their ") and not where:
+                    word = "least" if fn == "min" else "most"
+                    who = "any player" if source_ir.get("fn") == "players" else \
+                        f"any of {source}"
+                    return f"the {word} {value.removeprefix('their ')} {who} has"
                 word = "smallest" if fn == "min" else "largest"
-                return f"the {word} {self.expr(e['value'])} among the {label} in {source}"
+                return f"the {word} {value} among the {label} in {source}"
             test = "" if e["where"] is None or kind else self.expr(e["where"])
             subject = f"that {one} "
             if fn == "any":
@@ -388,17 +443,18 @@ class PlayerEnglish(English):
             body = self.steps(s["body"])
         finally:
             self._unbind(bound)
-        count = ""
-        if s["count"]:
-            count = f" ({s['count']['kind']} {self.expr(s['count']['n'])})"
         what = {"card": "a card", "cards": "cards", "player": "a player",
                 "target": "a target", "random": "a card at random"}[kind]
+        if s["count"]:
+            n = self.expr(s["count"]["n"])
+            what = f"{s['count']['kind']} {n} {'card' if n == '1' else 'cards'}"
         label = str(s.get("label") or "")
+        if label in (f"Choose {kind} {var}", f"Pick {var} at random"):
+            label = ""  # the compiler's prompt, naming the variable: not for players
         verb = "Pick" if kind == "random" else ("You may choose" if s["optional"] else
                                                  "Choose")
-        lead = f"{label}: " if label and kind != "random" else ""
-        text = f"{lead}{verb if not lead else verb.lower()} {what}{count} from {source}{where}."
-        return Step(text, body)
+        text = f"{verb} {what} from {source}{where}."
+        return Step(_led(label, text) if label and kind != "random" else text, body)
 
     def _s_choose_number(self, s: IR) -> Step:
         bound = self._bind(str(s["var"]), "that many", "that many")
@@ -407,8 +463,10 @@ class PlayerEnglish(English):
         finally:
             self._unbind(bound)
         low, high = self.expr(s["low"]), self.expr(s["high"])
-        label = str(s.get("label") or "A number")
-        return Step(f"{label}: choose how many, from {low} to {high}.", body)
+        label = str(s.get("label") or "")
+        if label in ("", f"Choose {s['var']}"):  # the compiler's prompt names the variable
+            return Step(f"Choose how many, from {low} to {high}.", body)
+        return Step(_led(label, f"choose how many, from {low} to {high}."), body)
 
     def _s_may(self, s: IR) -> Step:
         body = self.steps(s["body"])
@@ -422,7 +480,8 @@ class PlayerEnglish(English):
         return Step(f"{label}, as often as you like, until you pass:", self.steps(s["body"]))
 
     def _s_choose_one(self, s: IR) -> Step:
-        step = Step(f"{s['label'] or 'Choose one'}: choose one.")
+        label = str(s["label"] or "")
+        step = Step("Choose one." if label in ("", "Choose one") else _led(label, "choose one."))
         for option in s["options"]:
             suffix = f" ({_limit(option['limit'])})" if option["limit"] else ""
             body = self.steps(option["body"])
@@ -432,17 +491,60 @@ class PlayerEnglish(English):
             step.children.append(Step(f"{text}{suffix}" + (":" if body else "."), body))
         return step
 
-    def _s_if(self, s: IR) -> Step:
-        step = super()._s_if(s)
-        if step.text == "Depending on the case:":
-            step.text = "Whichever comes first:"
-        return step
+    def _s_if(self, s: IR) -> Step | None:
+        """The branches in order, leaving out what players never see: a last branch that
+        only logs or fails is no step, and an 'if' with nothing to do is none at all."""
+        branches = [(b["when"], self.steps(b["then"])) for b in s["branches"]]
+        otherwise = self.steps(s["else"]) if s["else"] else []
+        if not otherwise:
+            while branches and not branches[-1][1]:
+                branches.pop()
+        if not branches and not otherwise:
+            return None
+        steps = [Step(f"{'If' if i == 0 else 'Otherwise, if'} {self.expr(when)}:",
+                      then or [Step("Nothing happens.")])
+                 for i, (when, then) in enumerate(branches)]
+        if otherwise:
+            if not any(then for _, then in branches):  # only the 'else' does anything
+                return Step(f"Unless {' or '.join(self.expr(w) for w, _ in branches)}:",
+                            otherwise)
+            steps.append(Step("Otherwise:", otherwise))
+        return steps[0] if len(steps) == 1 else Step("Whichever comes first:", steps)
 
     def statement(self, s: IR) -> Step | None:
         step = super().statement(s)
         if step is not None:
             _tidy(step)
         return step
+
+
+_OPPOSITE = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "gt": "le", "le": "gt"}
+# Builtins giving cards that a count reads as they are said ('the number of units in …').
+_COUNTED_AS_SAID = ("tucked", "units")
+_CARDS_AS_SAID = ("top", "bottom", "tucked")
+_NEGATIONS = {"is": "is not", "are": "are not", "has": "does not have",
+              "have": "do not have", "holds": "does not hold", "hold": "do not hold"}
+
+
+def _led(label: str, text: str) -> str:
+    """A step led by the pack's name for it: 'Gunners: choose …', 'What now? Choose …'."""
+    if label.endswith(("?", "!", ".")):
+        return f"{label} {text[:1].upper()}{text[1:]}"
+    return f"{label}: {text[:1].lower()}{text[1:]}"
+
+
+def _negated(text: str) -> str:
+    """A sentence turned round by its verb, when it has just one clause and one verb;
+    otherwise 'it is not so that …', which any sentence can take."""
+    if text.startswith("there is a "):
+        return "there is no " + text.removeprefix("there is a ")
+    if text.startswith("every "):
+        return f"not {text}"
+    verbs = re.findall(r"\b(?:is|are|has|have|holds|hold)\b", text)
+    if len(verbs) == 1 and not re.search(r"\b(?:and|or|if|that|who)\b", text):
+        return re.sub(r"\b(is|are|has|have|holds|hold)\b",
+                      lambda m: _NEGATIONS[m.group(1)], text, count=1)
+    return f"it is not so that {text}"
 
 
 def _tidy(step: Step) -> None:
@@ -567,12 +669,19 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
                 else english.steps(own)
             if start:
                 phases.append(PlayerSection("At the start of your turn", start, kind="phase",
+                                            in_turn=True,
                                             automatic=not asks(flow.get("start"),
                                                                rules["actions"])))
+            body = english.steps(flow.get("body") or [])
+            if body:  # a turn with no phases: its statements are the turn
+                asked = asks(flow.get("body"), rules["actions"])
+                phases.append(PlayerSection("What to do" if asked else "What happens", body,
+                                            kind="phase", in_turn=True, automatic=not asked))
             for number, phase in enumerate(flow.get("children") or [], start=1):
                 steps = _flow_steps(english, phase)
                 phases.append(PlayerSection(
                     _phase_title(str(phase["label"])), steps, kind="phase", number=number,
+                    in_turn=True,
                     notes=[english.fill(n) for n in phase.get("notes") or []] + [
                         english.fill(n) for c in phase.get("children") or []
                         for n in c.get("notes") or []],
@@ -580,6 +689,7 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
             end = _hook_steps(english, flow, "end")
             if end:
                 phases.append(PlayerSection("At the end of your turn", end, kind="phase",
+                                            in_turn=True,
                                             automatic=not asks(flow.get("end"),
                                                                rules["actions"])))
     phases += robot_turn + round_ends
@@ -623,7 +733,10 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
                      "revealed": "a card is revealed", "turn_start": "a player's turn starts",
                      "turn_end": "a player's turn ends"}.get(str(trigger["event"]),
                                                              str(trigger["event"]))
-            step = Step(f"Whenever {event}{where}:", english.steps(trigger["body"]))
+            body = english.steps(trigger["body"])
+            if not body:  # it only logs: nothing for players to do
+                continue
+            step = Step(f"Whenever {event}{where}:", body)
             _tidy(step)
             always.append(step)
         finally:
@@ -868,9 +981,11 @@ def to_text(reference: PlayerReference, names: dict[str, str] | None = None) -> 
             lines.append(f"{'   ' * depth}{number}. {step.text}")
             put(step.children, depth + 1)
 
+    turn_named = False
     for section in reference.sections():
         title = f"{section.number}. {section.title}" if section.number else section.title
-        if section.kind == "phase" and section.number == 1:
+        if section.in_turn and not turn_named:
+            turn_named = True
             head = reference.turn_title
             lines += [head, "=" * len(head)]
             if reference.turn_order:
