@@ -456,7 +456,8 @@ def test_unworded_rules_read_as_sentences_a_player_would_write(tmp_path: Path) -
         '    choose player rival from opponents(me):\n'
         '      gain 1 gold for owner(top_card(hand(rival)))\n'
         '    choose number n in 1..me.gold:\n'
-        '      spend n gold\n')
+        '      spend n gold\n'
+        '      gain n // 2 gold for opponent(me)\n')
     result = compile_pack(_mini_with_rules(tmp_path, rules))
     text = to_text(player_reference(result.tables) or pytest.fail("no rules"))
     steps = [line.strip() for line in text.splitlines()]
@@ -469,7 +470,9 @@ def test_unworded_rules_read_as_sentences_a_player_would_write(tmp_path: Path) -
     assert not any(s.endswith("Otherwise:") or "an empty hand" in s or "no or" in s
                    for s in steps)
     assert "3. Choose exactly 2 cards from your hand." in steps
-    assert "4. Choose a player from your opponents." in steps
+    assert "4. Choose one of your opponents." in steps
     assert "1. Add 1 to the gold of the owner of the top card of their hand." in steps
     assert "5. Choose how many, from 1 to your gold." in steps
+    assert "2. Add half that many (rounded down) to your opponent's gold." in steps
+    assert "Turn\n====\nWhat to do\n" in text
     assert _problems(text, result.tables["rules"]) == []

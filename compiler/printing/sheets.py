@@ -604,8 +604,14 @@ def render_reference(tables: dict[str, Any], fmt: str = "html", theme: str = "st
         return [{"text": rich_text(s.text, icons), "plain": _plain_text(s.text, icons),
                  "children": convert(s.children)} for s in steps]
 
+    # The first turn's heading leads the phases; a pack whose eras play other turns
+    # heads each of those where it starts.
+    later = [p for p in ref.phases if p.heading][1:] if ref is not None else []
+
     def section(s: PlayerSection) -> dict[str, Any]:
+        heading = s.heading if any(s is p for p in later) else None
         return {"title": s.title, "number": s.number, "automatic": s.automatic,
+                "heading": heading,
                 "steps": convert(s.steps), "notes": [rich_text(n, icons) for n in s.notes],
                 "notes_plain": [_plain_text(n, icons) for n in s.notes]}
 

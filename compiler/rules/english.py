@@ -322,7 +322,9 @@ class English:
 
     def _s_move(self, s: IR) -> Step:
         facing = f" face {s['facing']}" if s["facing"] else ""
-        position = (f" with {self.expr(s['depth'])} cards above it" if s.get("depth")
+        depth = self.expr(s["depth"]) if s.get("depth") else ""
+        position = ((f" with {depth} cards above it" if depth.isdigit() else
+                     f", with as many cards above it as {depth}") if depth
                     else f" on the {s['position']}" if s["position"] else "")
         return Step(f"Move {self.expr(s['what'])} to {self.expr(s['to'])}{facing}{position}.")
 

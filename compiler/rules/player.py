@@ -40,8 +40,9 @@ class PlayerSection:
     notes: list[str] = field(default_factory=list)
     automatic: bool = False
     """Nothing is asked of the player here: the steps just happen."""
-    in_turn: bool = False
-    """A part of a player's turn (not of the round around it)."""
+    heading: tuple[str, str] | None = None
+    """On the first section of each kind of turn: the turn's title and how players take
+    turns (a pack whose eras play different rounds has several)."""
 
 
 @dataclass
@@ -254,6 +255,24 @@ class PlayerEnglish(English):
                 return self.expr(e[other])
         return super()._e_or(e)
 
+    def _e_div(self, e: IR) -> str:
+        """'half your gold, rounded down': the engine divides whole numbers, rounding down,
+        and a player needs to be told so."""
+        if e["b"] == {"op": "int", "value": 2}:
+            return f"half {self._half_of(self.expr(e['a']))} (rounded down)"
+        return f"{self._operand(e['a'], 'div', False)} ÷ {self._operand(e['b'], 'div', True)}" \
+            " (rounded down)"
+
+    @staticmethod
+    def _half_of(text: str) -> str:
+        return text if text.startswith(("the ", "your ", "their ", "its ", "that ")) or \
+            text.isdigit() else f"of {text}"
+
+    def _argument(self, e: IR) -> str:
+        if e["op"] == "div":  # 'half that many, rounded down' needs no brackets
+            return self.expr(e)
+        return super()._argument(e)
+
     def _inline_amount(self, e: IR, text: str) -> bool:
         # A named value reads where it is used, so 'Gain the total … gold' is avoided.
         return text.lstrip("-").isdigit() or text in ("that many", "half that many") or (
@@ -445,6 +464,8 @@ class PlayerEnglish(English):
             self._unbind(bound)
         what = {"card": "a card", "cards": "cards", "player": "a player",
                 "target": "a target", "random": "a card at random"}[kind]
+        if kind == "player" and source.endswith(" opponents") and not where:
+            what, source = "one", f"of {source}"  # 'Choose one of your opponents.'
         if s["count"]:
             n = self.expr(s["count"]["n"])
             what = f"{s['count']['kind']} {n} {'card' if n == '1' else 'cards'}"
@@ -453,7 +474,7 @@ class PlayerEnglish(English):
             label = ""  # the compiler's prompt, naming the variable: not for players
         verb = "Pick" if kind == "random" else ("You may choose" if s["optional"] else
                                                  "Choose")
-        text = f"{verb} {what} from {source}{where}."
+        text = f"{verb} {what} {'' if source.startswith('of ') else 'from '}{source}{where}."
         return Step(_led(label, text) if label and kind != "random" else text, body)
 
     def _s_choose_number(self, s: IR) -> Step:
@@ -629,7 +650,10 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
     setup: list[Step] = []
     phases: list[PlayerSection] = []
     notes: list[str] = []
-    turn_title, turn_order = "Your turn", ""
+    turns: list[tuple[str, str]] = []  # each turn's title and order, as the flow has them
+    order, era = "", ""
+    eras: list[str] = []  # the era each turn is played in, when the flow has eras
+    headed: list[tuple[PlayerSection, int]] = []  # the first section of each turn
     round_ends: list[PlayerSection] = []
     robot_turn: list[PlayerSection] = []
     terms: list[tuple[str, str]] = []
@@ -637,13 +661,20 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
         notes += [english.fill(n) for n in flow.get("notes") or [] if flow["kind"] not in
                   ("phase", "step")]
         terms += [(str(word), english.fill(str(text))) for word, text in flow.get("terms") or []]
+        if flow["kind"] == "era":
+            era = _title(str(flow["label"]))
         if flow["kind"] == "setup":
             setup += _flow_steps(english, flow)
         elif flow["kind"] in ("round", "game", "era") and flow.get("order") is not None:
             said = [english.fill(str(text)) for text in flow.get("says") or []]
-            turn_order = " ".join(said) if said else \
+            order = " ".join(said) if said else "Take turns in seat order." if flow["order"] == \
+                {"op": "call", "fn": "players", "args": []} else \
                 f"Take turns: {english.expr(flow['order'])}."
         if flow["kind"] == "round":
+            # What ends the previous round (an automated seat's turn, the round's end)
+            # comes after that round's turns, before the next round's.
+            phases += robot_turn + round_ends
+            robot_turn, round_ends = [], []
             # A round's hooks are the table's own phases around the players' turns (new
             # tiles before, food and scoring after): each is a section of its own.
             for hook, title, into in (("start", "At the start of each round", phases),
@@ -654,7 +685,9 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
                                               automatic=not asks(flow.get(hook),
                                                                  rules["actions"])))
         elif flow["kind"] == "turn":
-            turn_title = _title(str(flow["label"]))
+            turns.append((_title(str(flow["label"])), order))
+            eras.append(era)
+            opened = len(phases)
             own, automated = _automated_turn(flow.get("start") or [])
             if automated:
                 # The automated seat's turn is a section of its own, not a step of yours.
@@ -669,19 +702,17 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
                 else english.steps(own)
             if start:
                 phases.append(PlayerSection("At the start of your turn", start, kind="phase",
-                                            in_turn=True,
                                             automatic=not asks(flow.get("start"),
                                                                rules["actions"])))
             body = english.steps(flow.get("body") or [])
             if body:  # a turn with no phases: its statements are the turn
                 asked = asks(flow.get("body"), rules["actions"])
                 phases.append(PlayerSection("What to do" if asked else "What happens", body,
-                                            kind="phase", in_turn=True, automatic=not asked))
+                                            kind="phase", automatic=not asked))
             for number, phase in enumerate(flow.get("children") or [], start=1):
                 steps = _flow_steps(english, phase)
                 phases.append(PlayerSection(
                     _phase_title(str(phase["label"])), steps, kind="phase", number=number,
-                    in_turn=True,
                     notes=[english.fill(n) for n in phase.get("notes") or []] + [
                         english.fill(n) for c in phase.get("children") or []
                         for n in c.get("notes") or []],
@@ -689,9 +720,10 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
             end = _hook_steps(english, flow, "end")
             if end:
                 phases.append(PlayerSection("At the end of your turn", end, kind="phase",
-                                            in_turn=True,
                                             automatic=not asks(flow.get("end"),
                                                                rules["actions"])))
+            if len(phases) > opened:  # the turn's heading goes on its first section
+                headed.append((phases[opened], len(turns) - 1))
     phases += robot_turn + round_ends
     actions = []
     done: set[str] = set()
@@ -742,6 +774,12 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
         finally:
             for b in reversed(bound):
                 english._unbind(b)
+    if len(set(turns)) > 1 and all(eras):  # eras that play different turns say which
+        turns = [(f"{title} — {era}", order) for (title, order), era in zip(turns, eras,
+                                                                          strict=True)]
+    for section, index in headed:
+        section.heading = turns[index]
+    turn_title, turn_order = turns[0] if turns else ("Your turn", "")
     return PlayerReference(_goal(english, rules), setup, turn_title, turn_order, phases,
                            actions, always, _count_table(english, rules, players), notes,
                            sorted(terms, key=lambda t: t[0].lower()))
@@ -981,15 +1019,13 @@ def to_text(reference: PlayerReference, names: dict[str, str] | None = None) -> 
             lines.append(f"{'   ' * depth}{number}. {step.text}")
             put(step.children, depth + 1)
 
-    turn_named = False
     for section in reference.sections():
         title = f"{section.number}. {section.title}" if section.number else section.title
-        if section.in_turn and not turn_named:
-            turn_named = True
-            head = reference.turn_title
+        if section.heading:
+            head, order = section.heading
             lines += [head, "=" * len(head)]
-            if reference.turn_order:
-                lines += [reference.turn_order, ""]
+            if order:
+                lines += [order, ""]
         lines += [title, "-" * len(title) if section.kind == "phase" else "=" * len(title)]
         if section.kind == "goal":
             lines += [f"- {s.text}" for s in section.steps]
