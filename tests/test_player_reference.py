@@ -476,3 +476,27 @@ def test_unworded_rules_read_as_sentences_a_player_would_write(tmp_path: Path) -
     assert "2. Add half that many (rounded down) to your opponent's gold." in steps
     assert "Turn\n====\nWhat to do\n" in text
     assert _problems(text, result.tables["rules"]) == []
+
+
+def test_unworded_zones_and_long_values_read_by_owner_and_name(tmp_path: Path) -> None:
+    """Another player's zone reads with 'of' ('the pile of the owner of …'), and a named
+    value whose body would fill a line keeps its name rather than being spelt out."""
+    rules = (
+        'zone hand: per_player, owner\n'
+        'zone pile: per_player, ordered\n'
+        'counter gold "Gold": per_player, min 0\n'
+        '\n'
+        'define hoard() = sum(c.cost for c in top(pile(me), 2)) + '
+        'sum(c.cost for c in top(hand(me), 3)) + max(q.gold for q in players())\n'
+        '\n'
+        'round:\n'
+        '  turn:\n'
+        '    if me.gold < hoard():\n'
+        '      gain 1 gold\n'
+        '    move top_card(hand(me)) to pile(owner(top_card(pile(me))))\n')
+    result = compile_pack(_mini_with_rules(tmp_path, rules))
+    text = to_text(player_reference(result.tables) or pytest.fail("no rules"))
+    steps = [line.strip() for line in text.splitlines()]
+    assert "1. If your gold is less than hoard:" in steps
+    assert "2. Move the top card of your hand to the pile of the owner of the top card of "\
+        "your pile." in steps

@@ -26,6 +26,7 @@ IR = dict[str, Any]
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 _DOUBLED = re.compile(r"\b(\w+)(\s+)\1\b", re.IGNORECASE)
+_MAX_SAID = 60  # characters an unworded value may take where it is used, said by its body
 _MAX_FOLD = 4  # statements an unworded helper action may have to be folded into its caller
 
 
@@ -184,7 +185,7 @@ class PlayerEnglish(English):
         space = f" {self.expr(e['space'])}" if e.get("space") is not None else ""
         if e.get("player") is None:
             return f"the {label}{space}"
-        return f"{self._owner(e['player'])} {label}{space}"
+        return self._possessive(e["player"], label) + space
 
     def _e_define(self, e: IR) -> str:
         define = self.defines.get(e["name"], {})
@@ -202,9 +203,11 @@ class PlayerEnglish(English):
                 # the players'.
                 self.reading.append(str(e["name"]))
                 try:
-                    return self.expr(define["body"])
+                    said = self.expr(define["body"])
                 finally:
                     self.reading.pop()
+                if len(said) <= _MAX_SAID:  # a long one reads worse than its name
+                    return said
         if e["args"] and e["args"][0]["op"] == "const":  # a deck or level named by a constant
             return f"{str(e['name']).replace('_', ' ')} of {self._owner(e['args'][0])}"
         return super()._e_define(e)
