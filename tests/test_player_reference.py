@@ -500,3 +500,38 @@ def test_unworded_zones_and_long_values_read_by_owner_and_name(tmp_path: Path) -
     assert "1. If your gold is less than hoard:" in steps
     assert "2. Move the top card of your hand to the pile of the owner of the top card of "\
         "your pile." in steps
+
+
+def test_unworded_loops_and_tests_on_players_read_by_who(tmp_path: Path) -> None:
+    """A loop over a list of players made by the pack says 'player' and 'they'; the players a test
+    picks read 'who has …' or 'for whom …'; a count of repeats reads 'as many times as';
+    and a quoted label's own words ('three or four') don't stop 'not' turning the verb."""
+    rules = (
+        'zone hand: per_player, owner\n'
+        'counter gold "Gold": per_player, min 0\n'
+        'counter shots: per_player\n'
+        'flag crowd "three or four": global\n'
+        '\n'
+        'define order = players_from(player_at(2))\n'
+        '\n'
+        'round:\n'
+        '  turn:\n'
+        '    for each p in order:\n'
+        '      gain 1 gold for p\n'
+        '    for each p in players() where p.gold > 2:\n'
+        '      gain 1 shots for p\n'
+        '    for each p in players() where size(hand(p)) > 0:\n'
+        '      gain 1 shots for p\n'
+        '    repeat me.gold times:\n'
+        '      gain 1 shots\n'
+        '    if not crowd and me.gold > 1:\n'
+        '      gain 1 shots\n')
+    result = compile_pack(_mini_with_rules(tmp_path, rules))
+    text = to_text(player_reference(result.tables) or pytest.fail("no rules"))
+    steps = [line.strip() for line in text.splitlines()]
+    head = "1. For each player in seat order, starting with the player in seat 2:"
+    assert steps[steps.index(head) + 1] == "1. Add 1 to their gold."
+    assert "2. Each player who has more than 2 gold:" in steps
+    assert "3. Each player for whom the number of cards in their hand is more than 0:" in steps
+    assert "4. Do this as many times as your gold:" in steps
+    assert "5. If “three or four” is not marked and you have more than 1 gold:" in steps

@@ -451,7 +451,10 @@ class English:
                     self.steps(s["body"]))
 
     def _s_repeat(self, s: IR) -> Step:
-        return Step(f"Do this {self.expr(s['times'])} times:", self.steps(s["body"]))
+        times = self.expr(s["times"])
+        head = f"Do this {times} times:" if times.isdigit() else \
+            f"Do this as many times as {times}:"
+        return Step(head, self.steps(s["body"]))
 
     def _s_repeat_while(self, s: IR) -> Step:
         return Step(f"As long as {self.expr(s['while'])}:", self.steps(s["body"]))

@@ -420,17 +420,19 @@ class PlayerEnglish(English):
 
     def _s_for_each(self, s: IR) -> Step:
         source = s["in"]
-        players = source.get("op") == "call" and source.get("fn") in ("players", "opponents",
-                                                                      "players_from")
+        listed = source.get("op") == "call" and source.get("fn") in ("players", "opponents",
+                                                                     "players_from")
+        players = listed or s.get("walks") == "players"
         var = str(s["var"])
         bound = self._bind(var, "they" if players else "the card",
                            "their" if players else "its")
         try:
             body = self.steps(s["body"])
             if players:
-                where = f" who {self._who(s['where'])}" if s["where"] else ""
+                where = f" {self._who(s['where'])}" if s["where"] else ""
                 head = "Each player" if source.get("fn") == "players" else \
-                    f"Each of {self.expr(source)}"
+                    f"Each of {self.expr(source)}" if listed else \
+                    self._each_player_in(self.expr(source))
                 step = Step(f"{head}{where}:", body)
             else:
                 kind = self._kind_test(s["where"], var)
@@ -442,10 +444,25 @@ class PlayerEnglish(English):
             self._unbind(bound)
         return step
 
+    @staticmethod
+    def _each_player_in(said: str) -> str:
+        """'For each player in draft order', or 'For each player in seat order, …' where
+        the list's own words begin with 'players'."""
+        if said.startswith("players "):
+            return f"For each player {said.removeprefix('players ')}"
+        return f"For each player in {said}"
+
     def _who(self, where: IR) -> str:
-        text = self.expr(where)
-        return text.replace("not (they is played by the rules)", "is not played by the rules") \
-            .replace("they is", "is")
+        """The players a test picks: 'who is …' where the test is said of them, otherwise
+        'for whom …' ('for whom the number of cards in their row is more than 0')."""
+        text = self.expr(where).replace("not (they is played by the rules)",
+                                        "they is not played by the rules")
+        singular = {many: one for one, many in PLURAL_VERBS.items()}
+        subject, _, rest = text.partition(" ")
+        verb, _, tail = rest.partition(" ")
+        if subject == "they" and verb in (*PLURAL_VERBS, *singular):
+            return f"who {singular.get(verb, verb)} {tail}"
+        return f"for whom {text}"
 
     def _s_as(self, s: IR) -> Step:
         who = self.expr(s["player"])
@@ -533,7 +550,7 @@ class PlayerEnglish(English):
                 return Step(f"Unless {' or '.join(self.expr(w) for w, _ in branches)}:",
                             otherwise)
             steps.append(Step("Otherwise:", otherwise))
-        return steps[0] if len(steps) == 1 else Step("Whichever comes first:", steps)
+        return steps[0] if len(steps) == 1 else Step("Do the first of these that applies:", steps)
 
     def statement(self, s: IR) -> Step | None:
         step = super().statement(s)
@@ -542,6 +559,7 @@ class PlayerEnglish(English):
         return step
 
 
+_QUOTED = re.compile(r"“[^”]*”")
 _OPPOSITE = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "gt": "le", "le": "gt"}
 # Builtins giving cards that a count reads as they are said ('the number of units in …').
 _COUNTED_AS_SAID = ("tucked", "units")
@@ -564,10 +582,15 @@ def _negated(text: str) -> str:
         return "there is no " + text.removeprefix("there is a ")
     if text.startswith("every "):
         return f"not {text}"
-    verbs = re.findall(r"\b(?:is|are|has|have|holds|hold)\b", text)
-    if len(verbs) == 1 and not re.search(r"\b(?:and|or|if|that|who)\b", text):
-        return re.sub(r"\b(is|are|has|have|holds|hold)\b",
-                      lambda m: _NEGATIONS[m.group(1)], text, count=1)
+    bare = _QUOTED.sub("“”", text)  # a quoted name's words are not the sentence's
+    verbs = re.findall(r"\b(?:is|are|has|have|holds|hold)\b", bare)
+    if len(verbs) == 1 and not re.search(r"\b(?:and|or|if|that|who)\b", bare):
+        quoted = _QUOTED.findall(text)
+        turned = re.sub(r"\b(is|are|has|have|holds|hold)\b",
+                        lambda m: _NEGATIONS[m.group(1)], bare, count=1)
+        for name in quoted:
+            turned = turned.replace("“”", name, 1)
+        return turned
     return f"it is not so that {text}"
 
 
