@@ -535,3 +535,23 @@ def test_unworded_loops_and_tests_on_players_read_by_who(tmp_path: Path) -> None
     assert "3. Each player for whom the number of cards in their hand is more than 0:" in steps
     assert "4. Do this as many times as your gold:" in steps
     assert "5. If “three or four” is not marked and you have more than 1 gold:" in steps
+
+
+def test_a_card_chosen_while_another_is_in_play_is_the_chosen_card(tmp_path: Path) -> None:
+    """A card chosen while an earlier card is still 'the card' is tested as 'that card'
+    and named 'the chosen card' after, so the two are never the same words."""
+    rules = (
+        'zone hand: per_player, owner\n'
+        'zone pile: per_player, ordered\n'
+        '\n'
+        'round:\n'
+        '  turn:\n'
+        '    choose card c from hand(me) "Card to keep":\n'
+        '      choose card u from pile(me) where u.cost < c.cost "Card to cover":\n'
+        '        tuck c under u\n')
+    result = compile_pack(_mini_with_rules(tmp_path, rules))
+    text = to_text(player_reference(result.tables) or pytest.fail("no rules"))
+    steps = [line.strip() for line in text.splitlines()]
+    assert "1. Card to cover: choose a card from your pile where that card's cost is "\
+        "less than its cost." in steps, text
+    assert "1. Tuck the card under the chosen card." in steps

@@ -475,10 +475,24 @@ class PlayerEnglish(English):
         noun = {"card": ("the card", "its"), "cards": ("those cards", "their"),
                 "player": ("that player", "their"), "target": ("the target", "its"),
                 "random": ("the card", "its")}[kind]
-        bound = self._bind(var, *noun)
+        subject = noun[0]
+        if subject.startswith("the ") and any(
+                said == subject for name, (said, _) in self.nouns.items() if name != var):
+            # A card already called 'the card' is in play: the candidates the test picks
+            # are 'that card', and the one chosen is 'the chosen card'.
+            that, chosen = subject.replace("the ", "that ", 1), \
+                subject.replace("the ", "the chosen ", 1)
+            tested, noun = (that, f"{that}'s"), (chosen, f"{chosen}'s")
+        else:
+            tested = noun
+        bound = self._bind(var, *tested)
         try:
             where = f" where {self.expr(s['where'])}" if s["where"] else ""
             source = self.expr(s["from"])
+        finally:
+            self._unbind(bound)
+        bound = self._bind(var, *noun)
+        try:
             body = self.steps(s["body"])
         finally:
             self._unbind(bound)
