@@ -406,6 +406,24 @@ def test_plain_sums_are_worked_out_and_plural_names_take_are() -> None:
     assert english.expr({"op": "div", "a": _num(7), "b": _num(2)}) == "7 ÷ 2"
 
 
+@pytest.mark.parametrize(("name", "one", "plural"), [
+    ("shots", "shot", True), ("gold", "gold", False), ("status", "status", False),
+    ("bounties", "bounty", True), ("progress tokens", "progress token", True),
+    ("attackers in this attack", "attacker in this attack", True),
+    ("harvest tokens made this phase", "harvest token made this phase", True),
+    ("military symbols blocked", "military symbol blocked", True),
+    ("kept cards", "kept card", True), ("harvest left", "harvest left", False),
+    ("position chosen for the next turn", "position chosen for the next turn", False),
+])
+def test_a_name_is_singular_and_plural_by_its_head_noun(name: str, one: str,
+                                                        plural: bool) -> None:
+    """'1 attacker in this attack', not '1 attackers in this attack': what follows the
+    head noun (a preposition, or a participle after a plural) is left as it is."""
+    from decklore.compiler.rules.english import _plural, singular
+    assert singular(name) == one
+    assert _plural(name) is plural
+
+
 def test_arithmetic_keeps_its_order_when_read_aloud() -> None:
     from decklore.compiler.rules.english import English
     english = English({"rules": {"counters": [{"name": "gold", "label": "Gold"}]}})

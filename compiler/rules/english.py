@@ -65,23 +65,48 @@ def _tested(where: IR | None) -> bool:
     return where is not None and where != {"op": "bool", "value": True}
 
 
+_PREPOSITIONS = frozenset(("in", "of", "on", "for", "from", "to", "under", "with", "at",
+                           "by"))
+_PARTICIPLES = frozenset(("made", "taken", "kept", "chosen", "given", "paid", "built",
+                          "drawn", "shown", "won", "lost", "held"))
+
+
+def _head(name: str) -> tuple[str, str]:
+    """A name split after its head noun: 'attackers' + ' in this attack', 'harvest tokens'
+    + ' made this phase', 'military symbols' + ' blocked' (but 'kept cards' is one noun:
+    a participle ends the head only after a plural)."""
+    words = name.split(" ")
+    for index, word in enumerate(words[1:], 1):
+        after_plural = _plural_word(words[index - 1]) and (
+            word in _PARTICIPLES or (word.endswith("ed") and len(word) > 3))
+        if word in _PREPOSITIONS or after_plural:
+            return " ".join(words[:index]), " " + " ".join(words[index:])
+    return name, ""
+
+
+def _plural_word(word: str) -> bool:
+    return word.endswith("s") and not word.endswith(("ss", "us", "is")) and \
+        word not in ("has", "was", "does")
+
+
 def _plural(name: str) -> bool:
-    """'your routes' takes 'are'; 'your status' and 'the class' keep 'is'."""
-    last = name.rsplit(" ", 1)[-1]
-    return last.endswith("s") and not last.endswith(("ss", "us", "is")) and \
-        last not in ("has", "was", "does")
+    """'your routes' and 'your attackers in this attack' take 'are'; 'your status' and
+    'the class' keep 'is'."""
+    return _plural_word(_head(name)[0].rsplit(" ", 1)[-1])
 
 
 def singular(name: str) -> str:
-    """A counter's name after the number 1: '1 shot', '1 progress token', '1 bounty';
-    a name that is not a plural ('gold', 'progress') stays as it is."""
+    """A counter's name after the number 1: '1 shot', '1 progress token', '1 bounty',
+    '1 attacker in this attack'; a name that is not a plural ('gold', 'progress') stays as
+    it is."""
     if not _plural(name):
         return name
-    if name.endswith(("sses", "xes", "ches", "shes", "zzes")):
-        return name[:-2]
-    if name.endswith("ies"):
-        return name[:-3] + "y"
-    return name[:-1]
+    head, rest = _head(name)
+    if head.endswith(("sses", "xes", "ches", "shes", "zzes")):
+        return head[:-2] + rest
+    if head.endswith("ies"):
+        return head[:-3] + "y" + rest
+    return head[:-1] + rest
 
 
 class English:
