@@ -219,7 +219,7 @@ def _decks(tables: Tables, value: str | None, players: int) -> list[str] | None:
 
 @click.command()
 @click.argument("pack", shell_complete=complete_pack)
-@click.option("--players", "seats", default="human,random", show_default=True,
+@click.option("--players", "--agents", "seats", default="human,random", show_default=True,
               help="One agent per seat: human, random, greedy or mcts (mcts:seconds=1), "
               "comma-separated.")
 @click.option("--seed", type=int, default=1, show_default=True, help="The game's seed.")

@@ -28,7 +28,7 @@ def _web_missing() -> str | None:
 
 @click.command()
 @click.argument("pack", shell_complete=complete_pack)
-@click.option("--players", "seats", default="human,greedy", show_default=True,
+@click.option("--players", "--agents", "seats", default="human,greedy", show_default=True,
               help="One agent per seat: human, random, greedy or mcts (mcts:seconds=1), "
               "comma-separated; two humans play hot seat.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,

@@ -164,6 +164,14 @@ def test_replay_finds_the_first_event_that_differs(in_tmp: Path) -> None:
     assert f"game.log:{index + 1}: differs" in result.output
 
 
+def test_play_takes_its_agents_by_the_name_simulate_uses(in_tmp: Path) -> None:
+    """``--agents`` (simulate's name for the list) works for play too: the same game."""
+    for flag, log in (("--players", "a.log"), ("--agents", "b.log")):
+        result = run("play", str(ERA), flag, "greedy,random", "--seed", "2", "--log", log)
+        assert result.exit_code == 0, result.output
+    assert (in_tmp / "a.log").read_bytes() == (in_tmp / "b.log").read_bytes()
+
+
 def test_replay_refuses_a_file_that_is_not_a_log(in_tmp: Path) -> None:
     (in_tmp / "notes.log").write_text("hello\n")
     result = run("replay", "notes.log")
