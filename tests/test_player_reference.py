@@ -532,7 +532,11 @@ def test_unworded_loops_and_tests_on_players_read_by_who(tmp_path: Path) -> None
         '\n'
         'define order = players_from(player_at(2))\n'
         '\n'
+        'define lap_order = players() if storm_time() else order\n'
+        'define storm_time() = any(p in players() where p.gold > 9)\n'
+        '\n'
         'round:\n'
+        '  order: lap_order\n'
         '  turn:\n'
         '    for each p in order:\n'
         '      gain 1 gold for p\n'
@@ -553,6 +557,7 @@ def test_unworded_loops_and_tests_on_players_read_by_who(tmp_path: Path) -> None
     assert "3. Each player for whom the number of cards in their hand is more than 0:" in steps
     assert "4. Do this as many times as your gold:" in steps
     assert "5. If “three or four” is not marked and you have more than 1 gold:" in steps
+    assert "Take turns in lap order." in steps
 
 
 def test_a_card_chosen_while_another_is_in_play_is_the_chosen_card(tmp_path: Path) -> None:

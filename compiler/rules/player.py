@@ -177,7 +177,7 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
             said = [english.fill(str(text)) for text in flow.get("says") or []]
             order = " ".join(said) if said else "Take turns in seat order." if flow["order"] == \
                 {"op": "call", "fn": "players", "args": []} else \
-                f"Take turns: {english.expr(flow['order'])}."
+                _take_turns(english.expr(flow["order"]))
         if flow["kind"] == "round":
             # What ends the previous round (an automated seat's turn, the round's end)
             # comes after that round's turns, before the next round's.
@@ -291,6 +291,16 @@ def player_reference(tables: dict[str, Any]) -> PlayerReference | None:
     return PlayerReference(_goal(english, rules), setup, turn_title, turn_order, phases,
                            actions, always, _count_table(english, rules, players), notes,
                            sorted(terms, key=lambda t: t[0].lower()))
+
+
+def _take_turns(order: str) -> str:
+    """'Take turns in round order.', 'Take turns in seat order, starting with …', or
+    'Take turns in this order: …' for a list of players the pack gave no words."""
+    if order.startswith("players in "):
+        return f"Take turns {order.removeprefix('players ')}."
+    if order.endswith(" order") and " " not in order.removesuffix(" order"):
+        return f"Take turns in {order}."
+    return f"Take turns in this order: {order}."
 
 
 def _hook_steps(english: PlayerEnglish, flow: IR, hook: str) -> list[Step]:
