@@ -578,3 +578,33 @@ def test_a_card_chosen_while_another_is_in_play_is_the_chosen_card(tmp_path: Pat
     assert "1. Card to cover: choose a card from your pile where that card's cost is "\
         "less than its cost." in steps, text
     assert "1. Tuck the card under the chosen card." in steps
+
+
+def test_unworded_counts_levels_and_every_player_read_as_sentences(tmp_path: Path) -> None:
+    """A level compared with a number reads 'your kingdom level is 3' (not 'you have
+    exactly 3 kingdom level'), a test of every player names them where the test did
+    ('“done” is marked for every player'), a named choice of numbers inside a phrase gets
+    brackets, and '1 action left' is singular."""
+    rules = (
+        'zone hand: per_player, owner\n'
+        'zone pile: per_player, ordered\n'
+        'counter kingdom_level "Kingdom level": per_player\n'
+        'counter actions_left "Actions left": per_player\n'
+        'flag done "done": per_player\n'
+        '\n'
+        'define deal = 2 if count(q in players()) <= 2 else 3\n'
+        '\n'
+        'round:\n'
+        '  turn:\n'
+        '    if me.kingdom_level = 3:\n'
+        '      spend 1 actions_left\n'
+        '    if all(p in players() where p.done):\n'
+        '      move top(pile(me), deal) to hand(me)\n')
+    result = compile_pack(_mini_with_rules(tmp_path, rules))
+    text = to_text(player_reference(result.tables) or pytest.fail("no rules"))
+    steps = [line.strip() for line in text.splitlines()]
+    assert "1. If your kingdom level is 3:" in steps, text
+    assert "1. Spend 1 action left." in steps
+    assert "2. If “done” is marked for every player:" in steps
+    assert "1. Move the top (2 if the number of players is at most 2, otherwise 3) cards of "\
+        "your pile to your hand." in steps

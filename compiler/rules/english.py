@@ -68,7 +68,7 @@ def _tested(where: IR | None) -> bool:
 _PREPOSITIONS = frozenset(("in", "of", "on", "for", "from", "to", "under", "with", "at",
                            "by"))
 _PARTICIPLES = frozenset(("made", "taken", "kept", "chosen", "given", "paid", "built",
-                          "drawn", "shown", "won", "lost", "held"))
+                          "drawn", "shown", "won", "lost", "held", "left"))
 
 
 def _head(name: str) -> tuple[str, str]:
@@ -208,7 +208,10 @@ class English:
         text = self.expr(e)
         if e["op"] in ("add", "sub", "mul") and self._folded(e) is not None:
             return text
-        return f"({text})" if e["op"] in ("add", "sub", "mul", "div", "mod", "if") else text
+        if e["op"] in ("add", "sub", "mul", "div", "mod", "if"):
+            return f"({text})"
+        # a named value said by its body can be a choice too: '(2 if …, otherwise 3)'
+        return f"({text})" if ", otherwise " in text and not text.startswith("(") else text
 
     def _possessive(self, of: IR | None, name: str, owner: str | None = None) -> str:
         """'your gold', 'the card's damage'; 'the gold of the owner of the card' when the

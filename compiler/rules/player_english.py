@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from decklore.compiler.rules.english import PLURAL_VERBS, English, Step, _limit
+from decklore.compiler.rules.english import PLURAL_VERBS, English, Step, _limit, _plural_word
 from decklore.compiler.rules.says import PLACEHOLDER as _FILLED
 
 IR = dict[str, Any]
@@ -166,7 +166,9 @@ class PlayerEnglish(English):
             who = "you" if owner is None or owner["op"] == "me" else self.expr(owner)
             verb = "have" if who in ("you", "they") else "has"
             label = self.labels.get(a["name"], a["name"])
-            return f"{who} {verb} {words} {self.expr(e['b'])} {label}"
+            if " " not in label or any(_plural_word(w) for w in label.split(" ")):
+                # '3 shots', '3 gold', '0 discoveries this era'; not '3 kingdom level'
+                return f"{who} {verb} {words} {self.expr(e['b'])} {label}"
         return super()._compare(e)
 
     _e_eq = _e_ne = _e_lt = _e_le = _e_gt = _e_ge = _compare
@@ -273,6 +275,11 @@ class PlayerEnglish(English):
                     return f"there is a {kind or one} in {source} that {test[len(subject):]}"
                 return f"there is a {kind or one} in {source}{where}"
             if fn == "all":
+                every = "every player" if source_ir.get("fn") == "players" and not kind \
+                    else f"every {kind or one} in {source}"
+                if test.count(f"that {one}") == 1 and not test.startswith(subject):
+                    # '“done” is marked for every player'
+                    return test.replace(f"that {one}", every)
                 if test.startswith(subject):  # 'every card in your hand is face up'
                     return f"every {kind or one} in {source} {test[len(subject):]}"
                 if test:
