@@ -74,19 +74,19 @@ PINNED: dict[str, str] = {
     "era-deck-race-4p-seed2-default-greedy":
         "7181362e2be88b7baca67f56affa8cc9b7fd4be576f458fc11dddcc38949b096",
     "era-of-kingdoms-1p-seed1-default-random":
-        "d25164f5ba7339fc9d4ef14f79c245c41dcf5962c2bf6b122f3db862c3cc5ce3",
+        "b5a73f789fd82b3cbc0973bd21679f8827f0d2e1da230af098043b30054b7186",
     "era-of-kingdoms-2p-seed2-default-random":
-        "b68ffccb0c27989555691ddab98e1b16ab3fa70695891aa23e3fef42330ccf39",
+        "9d53f8fdd4f0ec12cfe9986e1f953a44a845810a72f656efa17285d043e3839d",
     "era-of-kingdoms-3p-seed3-default-random":
-        "df69acae7e1444a319eb9cce030b4d9d7abca683c982f45c9e78270c3d4db1cd",
+        "beed7ae88ff3851dc1e457890536c1b98621b2d776a11681fd75bcb734127c10",
     "era-of-kingdoms-4p-seed4-default-random":
-        "843102102ba59d70b32b05e6ef4c138309dee3999f8afd52ec80432c656f4a78",
+        "c48c966ea2f730788c7e4b0f8bf4a176059ebefb16966fbc911f5e550662dba8",
     "era-of-kingdoms-3p-seed5-default-greedy":
-        "82c914d4a4c804ebfc65c6d73a4787ea135dabd4b22f8bb135233be08e16dac8",
+        "08d00659a4ebcb125d7177f50c828aec9f640f2c4f3d5b96920d8f57d691fc50",
     "era-of-kingdoms-trade-route-2p-seed1-default-random":
-        "354d641376293a38b753335ed115c3cb7e7181d651f033c3837c19dc7aee6554",
+        "6ad7767f7ce5a55f7f42bee9911582ab697d65060ceed6a64306b5a518361076",
     "era-of-kingdoms-trade-route-3p-seed2-default-random":
-        "3c21caaedcda55a1397e8e26db2dca9ab5fced992f0a21f90ba9a17097140b3c",
+        "ea1458738b78d727244902ce8b359885a0253110c8a3c6075a87ae7909587ce6",
     "renaissance-2p-seed1-default-random":
         "e492dcd4d90d5303df0ebc646112c7f92ab5a1c310b3a990afda1cb25c3270c6",
     "renaissance-2p-seed2-default-random":
