@@ -77,6 +77,13 @@ def _problems(text: str, rules: dict[str, Any]) -> list[str]:
     return problems
 
 
+def _reference_of(tmp_path: Path, rules: str) -> tuple[str, list[str]]:
+    """The player reference of a small pack with these rules, and its lines stripped."""
+    result = compile_pack(_mini_with_rules(tmp_path, rules))
+    text = to_text(player_reference(result.tables) or pytest.fail("no rules"))
+    return text, [line.strip() for line in text.splitlines()]
+
+
 def _mini_with_rules(tmp_path: Path, rules: str) -> Path:
     """A copy of the small test pack with ``rules`` as its one rules file."""
     pack = tmp_path / "mini"
@@ -512,9 +519,7 @@ def test_unworded_zones_and_long_values_read_by_owner_and_name(tmp_path: Path) -
         '    if me.gold < hoard():\n'
         '      gain 1 gold\n'
         '    move top_card(hand(me)) to pile(owner(top_card(pile(me))))\n')
-    result = compile_pack(_mini_with_rules(tmp_path, rules))
-    text = to_text(player_reference(result.tables) or pytest.fail("no rules"))
-    steps = [line.strip() for line in text.splitlines()]
+    _, steps = _reference_of(tmp_path, rules)
     assert "1. If your gold is less than hoard:" in steps
     assert "2. Move the top card of your hand to the pile of the owner of the top card of "\
         "your pile." in steps
@@ -548,9 +553,7 @@ def test_unworded_loops_and_tests_on_players_read_by_who(tmp_path: Path) -> None
         '      gain 1 shots\n'
         '    if not crowd and me.gold > 1:\n'
         '      gain 1 shots\n')
-    result = compile_pack(_mini_with_rules(tmp_path, rules))
-    text = to_text(player_reference(result.tables) or pytest.fail("no rules"))
-    steps = [line.strip() for line in text.splitlines()]
+    _, steps = _reference_of(tmp_path, rules)
     head = "1. For each player in seat order, starting with the player in seat 2:"
     assert steps[steps.index(head) + 1] == "1. Add 1 to their gold."
     assert "2. Each player who has more than 2 gold:" in steps
@@ -572,9 +575,7 @@ def test_a_card_chosen_while_another_is_in_play_is_the_chosen_card(tmp_path: Pat
         '    choose card c from hand(me) "Card to keep":\n'
         '      choose card u from pile(me) where u.cost < c.cost "Card to cover":\n'
         '        tuck c under u\n')
-    result = compile_pack(_mini_with_rules(tmp_path, rules))
-    text = to_text(player_reference(result.tables) or pytest.fail("no rules"))
-    steps = [line.strip() for line in text.splitlines()]
+    text, steps = _reference_of(tmp_path, rules)
     assert "1. Card to cover: choose a card from your pile where that card's cost is "\
         "less than its cost." in steps, text
     assert "1. Tuck the card under the chosen card." in steps
@@ -600,9 +601,7 @@ def test_unworded_counts_levels_and_every_player_read_as_sentences(tmp_path: Pat
         '      spend 1 actions_left\n'
         '    if all(p in players() where p.done):\n'
         '      move top(pile(me), deal) to hand(me)\n')
-    result = compile_pack(_mini_with_rules(tmp_path, rules))
-    text = to_text(player_reference(result.tables) or pytest.fail("no rules"))
-    steps = [line.strip() for line in text.splitlines()]
+    text, steps = _reference_of(tmp_path, rules)
     assert "1. If your kingdom level is 3:" in steps, text
     assert "1. Spend 1 action left." in steps
     assert "2. If “done” is marked for every player:" in steps

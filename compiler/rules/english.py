@@ -38,6 +38,7 @@ _ARITH = {"add": "+", "sub": "−", "mul": "×", "div": "÷", "mod": "mod"}
 _PRECEDENCE = {"add": 1, "sub": 1, "mul": 2, "div": 2, "mod": 2}
 PLURAL_VERBS = {"is": "are", "has": "have", "holds": "hold", "does": "do"}
 """The verbs generated text puts after a card or player, as 'you' and 'they' say them."""
+SINGULAR_VERBS = {many: one for one, many in PLURAL_VERBS.items()}
 _YOU = (("you's", "your"), *((f"you {one} ", f"you {many} ") for one, many in PLURAL_VERBS.items()))
 _EVENTS = {"destroyed": "a card {} is destroyed", "played": "a card {} is played",
            "stacked": "a card {} is stacked on {}", "tucked": "a card {} is tucked under {}",

@@ -12,7 +12,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from decklore.compiler.rules.english import PLURAL_VERBS, English, Step, _limit, _plural_word
+from decklore.compiler.rules.english import (
+    PLURAL_VERBS,
+    SINGULAR_VERBS,
+    English,
+    Step,
+    _limit,
+    _plural_word,
+)
 from decklore.compiler.rules.says import PLACEHOLDER as _FILLED
 
 IR = dict[str, Any]
@@ -235,8 +242,7 @@ class PlayerEnglish(English):
 
     def _e_agg(self, e: IR) -> str:
         source_ir = e["in"]
-        players = source_ir.get("op") == "call" and source_ir.get("fn") in (
-            "players", "opponents", "players_from")
+        players = _lists_players(source_ir)
         one, many = ("player", "players") if players else ("card", "cards")
         var = str(e["var"])
         saved = self.nouns.get(var)
@@ -362,8 +368,7 @@ class PlayerEnglish(English):
 
     def _s_for_each(self, s: IR) -> Step:
         source = s["in"]
-        listed = source.get("op") == "call" and source.get("fn") in ("players", "opponents",
-                                                                     "players_from")
+        listed = _lists_players(source)
         players = listed or s.get("walks") == "players"
         var = str(s["var"])
         bound = self._bind(var, "they" if players else "the card",
@@ -399,11 +404,10 @@ class PlayerEnglish(English):
         'for whom …' ('for whom the number of cards in their row is more than 0')."""
         text = self.expr(where).replace("not (they is played by the rules)",
                                         "they is not played by the rules")
-        singular = {many: one for one, many in PLURAL_VERBS.items()}
         subject, _, rest = text.partition(" ")
         verb, _, tail = rest.partition(" ")
-        if subject == "they" and verb in (*PLURAL_VERBS, *singular):
-            return f"who {singular.get(verb, verb)} {tail}"
+        if subject == "they" and verb in (*PLURAL_VERBS, *SINGULAR_VERBS):
+            return f"who {SINGULAR_VERBS.get(verb, verb)} {tail}"
         return f"for whom {text}"
 
     def _s_as(self, s: IR) -> Step:
@@ -513,6 +517,12 @@ class PlayerEnglish(English):
         if step is not None:
             tidy(step)
         return step
+
+
+def _lists_players(source: IR) -> bool:
+    """Whether a loop's source is one of the builtins that list players by seat."""
+    return source.get("op") == "call" and source.get("fn") in ("players", "opponents",
+                                                             "players_from")
 
 
 _QUOTED = re.compile(r"“[^”]*”")
