@@ -74,19 +74,19 @@ PINNED: dict[str, str] = {
     "era-deck-race-4p-seed2-default-greedy":
         "7181362e2be88b7baca67f56affa8cc9b7fd4be576f458fc11dddcc38949b096",
     "era-of-kingdoms-1p-seed1-default-random":
-        "b5a73f789fd82b3cbc0973bd21679f8827f0d2e1da230af098043b30054b7186",
+        "5d4624617ef7eb91bc0e783895c1d0f39a7887eeefc1f5e70f85a201bb04062b",
     "era-of-kingdoms-2p-seed2-default-random":
-        "9d53f8fdd4f0ec12cfe9986e1f953a44a845810a72f656efa17285d043e3839d",
+        "830e25acd79aa5999719a40b51d52d78c3a3a830fa04a1af9850ed3b3e918363",
     "era-of-kingdoms-3p-seed3-default-random":
-        "beed7ae88ff3851dc1e457890536c1b98621b2d776a11681fd75bcb734127c10",
+        "ae4b9467dc427339be569d6fbee81fec3b2b18af881ca593f59e2b67d6b810f6",
     "era-of-kingdoms-4p-seed4-default-random":
-        "c48c966ea2f730788c7e4b0f8bf4a176059ebefb16966fbc911f5e550662dba8",
+        "00b36fa10a579649fcb323bcf4904c1831204d5775ad46092e15ab109f55fd11",
     "era-of-kingdoms-3p-seed5-default-greedy":
-        "08d00659a4ebcb125d7177f50c828aec9f640f2c4f3d5b96920d8f57d691fc50",
+        "c7b00aa7b2fd350db1596dd1bc19209f3225cb52bdc60275a3247945fb32091b",
     "era-of-kingdoms-trade-route-2p-seed1-default-random":
-        "6ad7767f7ce5a55f7f42bee9911582ab697d65060ceed6a64306b5a518361076",
+        "28fa1a691687b88530e2e7aff0241441a1ffcbac3f1159feddbd7d8cde333a44",
     "era-of-kingdoms-trade-route-3p-seed2-default-random":
-        "ea1458738b78d727244902ce8b359885a0253110c8a3c6075a87ae7909587ce6",
+        "71c36fd82de8f8170dbd0eb8cb1c270d29c790b8ea77636e301841396850250f",
     "renaissance-2p-seed1-default-random":
         "e492dcd4d90d5303df0ebc646112c7f92ab5a1c310b3a990afda1cb25c3270c6",
     "renaissance-2p-seed2-default-random":
