@@ -92,9 +92,9 @@ PINNED: dict[str, str] = {
     "renaissance-2p-seed2-default-random":
         "996e27cecbf5b4560085c5eaff648e7596b748f2f5005bdc8a681f3aed433ec1",
     "rise-of-empires-2p-seed1-default-random":
-        "c15d58b6e7378a2bfa598682e98e18a0dea9ff828f6e22bbf7fe4be682a96b8b",
+        "15f6218d966aed6125a2540823889ca7182118797787c1737ec22822845502c1",
     "rise-of-empires-3p-seed2-default-greedy":
-        "8665e229c24bf3e9c2421e206f984157f212e68468f01a903dc91f5c5926f160",
+        "aaaf5644f55466298341da590eb6816c9a729ad8e5171938e9622eaf85030065",
     "uno-2p-seed1-default-random":
         "33756348eedb4e8a55b890ee4763dbbba8b908b529ba007efa0463ed54327a5e",
     "uno-3p-seed2-default-random":
