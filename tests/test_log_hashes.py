@@ -70,9 +70,9 @@ PINNED: dict[str, str] = {
     "era-4p-seed7-default-random":
         "0829ed146c7a471dec4b9fcf12d415db81803def9a0f8e2119d326e472744877",
     "era-deck-race-2p-seed1-default-random":
-        "b858f37a32d23ece8878ab47a26d5c29b0bbe2b941adcf526e27ed657afb1be9",
+        "9e867b824ecfbe3999a00ec476e4e8bb1a6eb9f6dd94eb7ee5b39569eb58ca6b",
     "era-deck-race-4p-seed2-default-greedy":
-        "7181362e2be88b7baca67f56affa8cc9b7fd4be576f458fc11dddcc38949b096",
+        "132a241c9042beff75badd93371230bbe91bf54876d61fa52b16eaebec049904",
     "era-of-kingdoms-1p-seed1-default-random":
         "5d4624617ef7eb91bc0e783895c1d0f39a7887eeefc1f5e70f85a201bb04062b",
     "era-of-kingdoms-2p-seed2-default-random":
