@@ -84,9 +84,9 @@ PINNED: dict[str, str] = {
     "era-of-kingdoms-3p-seed5-default-greedy":
         "c7b00aa7b2fd350db1596dd1bc19209f3225cb52bdc60275a3247945fb32091b",
     "era-of-kingdoms-trade-route-2p-seed1-default-random":
-        "28fa1a691687b88530e2e7aff0241441a1ffcbac3f1159feddbd7d8cde333a44",
+        "f12a4e5b552aa6dd35ed53588418ecd536b00de2bea769b2298b5c3e5c111c26",
     "era-of-kingdoms-trade-route-3p-seed2-default-random":
-        "71c36fd82de8f8170dbd0eb8cb1c270d29c790b8ea77636e301841396850250f",
+        "9f81a645fb3edc689b205202dcb52420def4bc9488ff5fbe30591df2e4f2cf27",
     "renaissance-2p-seed1-default-random":
         "e492dcd4d90d5303df0ebc646112c7f92ab5a1c310b3a990afda1cb25c3270c6",
     "renaissance-2p-seed2-default-random":
