@@ -1362,3 +1362,21 @@ def test_a_kind_hides_fields_from_its_faces(tmp_path: Path, monkeypatch: pytest.
         for name, spec in fields.items():
             if spec["default"] is not None and card.get(name) == spec["default"]:
                 assert spec["label"] not in printed
+
+
+def test_every_code_the_compiler_reports_is_documented() -> None:
+    """A code a user meets is looked up in a table: pack-format.md for the card data,
+    rules-language.md for rules files. Each code written in the source has a row."""
+    root = Path(decklore.compiler.__file__).resolve().parent.parent
+    source = "\n".join(path.read_text(encoding="utf-8")
+                       for folder in ("compiler", "runtime", "cli")
+                       for path in (root / folder).rglob("*.py"))
+    written = set(re.findall(r"\"([EWR]\d{3})\"", source))
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    rows = set()
+    for name in ("pack-format.md", "rules-language.md"):
+        for first in re.findall(r"^\| ([EWR]\d{3}(?:–[EWR]\d{3})?) \|",
+                                (docs / name).read_text(encoding="utf-8"), re.MULTILINE):
+            low, _, high = first.partition("–")
+            rows.update(f"{low[0]}{n:03d}" for n in range(int(low[1:]), int((high or low)[1:]) + 1))
+    assert written and sorted(written - rows) == []
