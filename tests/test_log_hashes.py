@@ -56,19 +56,19 @@ CASES: list[Case] = [
 
 PINNED: dict[str, str] = {
     "era-2p-seed1-ancient+medieval-random":
-        "0773d6d9af16afa158400343591a40af063bd0688302b8ef8e73d8a02bb6ae0d",
+        "31a7422de000a3e4105dbde38e91706acbe04407f96f13141bdff2eab23abac0",
     "era-2p-seed2-industrial+atomic-random":
-        "b7d5187f7cb2e36f007662bb08782a4cf16f41becefe005329c033a4e296ce99",
+        "7b776e4687780329518ac73121d6403b75f222154464f920052e83bd7e4405e6",
     "era-2p-seed3-medieval+atomic-random":
-        "666fb34693d1e62b36745335d961143692093734617cb8ef9a57030525609bca",
+        "56ca1770badd6beb5f2d8cde365947ef0e3232fce2376e70e8c822724ed85601",
     "era-2p-seed4-atomic+ancient-random":
-        "66910b56edc50007b7d0a8c08e497437711a828713347521bef20b25b84b282a",
+        "fd9c72b66821f1fa08ae039325a5ed964105b81e24a086855fd1a8a6d487a76e",
     "era-2p-seed5-ancient+industrial-greedy":
-        "dc705108db2c29755621a161b9e49ae09fd0bcaf160247502025dac7556e23c8",
+        "bd49ddaa594652d15e289626e631d8ecf12b18fa139ab88043468549242e86f7",
     "era-3p-seed6-default-random":
-        "19d854ffcf4b03976c8b07be10474906f8d8ffcdfc870334e679e0c91da53a21",
+        "23765719e5a0d607138be308f3da0925b49d77343d6d02ad56146014e7a89c40",
     "era-4p-seed7-default-random":
-        "0829ed146c7a471dec4b9fcf12d415db81803def9a0f8e2119d326e472744877",
+        "bd5aee98ecabbcc38ddcb2faae08e915a1e7b405fe153414c032675291ed562e",
     "era-deck-race-2p-seed1-default-random":
         "9e867b824ecfbe3999a00ec476e4e8bb1a6eb9f6dd94eb7ee5b39569eb58ca6b",
     "era-deck-race-4p-seed2-default-greedy":
@@ -88,9 +88,9 @@ PINNED: dict[str, str] = {
     "era-of-kingdoms-trade-route-3p-seed2-default-random":
         "9f81a645fb3edc689b205202dcb52420def4bc9488ff5fbe30591df2e4f2cf27",
     "renaissance-2p-seed1-default-random":
-        "e492dcd4d90d5303df0ebc646112c7f92ab5a1c310b3a990afda1cb25c3270c6",
+        "4857d306b060ed3b98b783a13b49c041020474c6954d4d4ce6a5d6561adc7ed7",
     "renaissance-2p-seed2-default-random":
-        "996e27cecbf5b4560085c5eaff648e7596b748f2f5005bdc8a681f3aed433ec1",
+        "52182653c1e7ec9bf0d98a652acfe65244a2350a63ced029ca568b5d25a13ee9",
     "rise-of-empires-2p-seed1-default-random":
         "15f6218d966aed6125a2540823889ca7182118797787c1737ec22822845502c1",
     "rise-of-empires-3p-seed2-default-greedy":

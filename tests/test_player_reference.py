@@ -193,7 +193,7 @@ def test_era_reference_defines_the_words_its_steps_use() -> None:
                   "a block cancels"):
         assert vague not in text, vague
     assert "if it costs no more than the card you paid for" in text
-    assert "nearest clockwise from the previous first player" in text
+    assert "nearest clockwise from the player placed just before" in text
     # Setup covers both games: the swap and race with two, the community piles with more.
     setup = " ".join(step.text for step in reference.setup)
     assert "With two players: take the conflict cards out of your deck" in setup
