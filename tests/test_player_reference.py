@@ -607,3 +607,32 @@ def test_unworded_counts_levels_and_every_player_read_as_sentences(tmp_path: Pat
     assert "2. If “done” is marked for every player:" in steps
     assert "1. Move the top (2 if the number of players is at most 2, otherwise 3) cards of "\
         "your pile to your hand." in steps
+
+
+def test_unworded_defines_with_arguments_read_as_phrases(tmp_path: Path) -> None:
+    """A define without ``says`` reads by its name with its arguments joined into a
+    phrase: a trailing preposition takes the last one ('the targets of the card in them',
+    'your defense' for defense_of(me)), the others follow 'of' and 'for'."""
+    rules = (
+        'zone hand: per_player, owner\n'
+        'zone pile: per_player, ordered\n'
+        'counter gold "Gold": per_player, min 0\n'
+        '\n'
+        'define defense_of(p) = p.gold\n'
+        'define targets_in(c, q) = count(x in pile(q) where x = c)\n'
+        'define reach(c, q) = size(pile(q))\n'
+        '\n'
+        'round:\n'
+        '  turn:\n'
+        '    if defense_of(me) > 2:\n'
+        '      gain 1 gold for me\n'
+        '    choose card c from hand(me) "Card":\n'
+        '      for each q in opponents(me) where targets_in(c, q) > 0:\n'
+        '        if reach(c, q) > 1:\n'
+        '          move c to pile(q)\n')
+    text, steps = _reference_of(tmp_path, rules)
+    assert "1. If your defense is more than 2:" in steps, text
+    assert "1. Each of your opponents for whom the targets of the card in them are more "\
+        "than 0:" in steps, text
+    assert any("the reach of the card for " in s for s in steps), text
+    assert " of the card, " not in text and "defense of " not in text

@@ -168,9 +168,18 @@ class English:
         args = [self.expr(a) for a in e["args"]]
         if self.defines.get(e["name"], {}).get("type") == "bool":
             return f"“{name}” holds for {' and '.join(args)}"
+        # A name that ends in a preposition ('defense of', 'targets in') joins its last
+        # argument with it; the others follow 'of', so that none reads as a bare list.
+        head, _, last = name.rpartition(" ")
+        joint = last if head and last in _PREPOSITIONS else ""
+        if joint:
+            name = head
         if len(e["args"]) == 1:
             return f"{self._owner(e['args'][0])} {name}"
-        return f"{name} of {', '.join(args)}"
+        # every argument follows a preposition: 'they' (a player a loop walks) is 'them'
+        args = ["them" if a == "they" else a for a in args]
+        first, rest = args[:-1], args[-1]
+        return f"the {name} of {' and '.join(first)} {joint or 'for'} {rest}"
 
     def _e_symbol(self, e: IR) -> str:
         return "{" + str(e["id"]).split(":")[-1] + "}"
