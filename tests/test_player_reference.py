@@ -636,3 +636,25 @@ def test_unworded_defines_with_arguments_read_as_phrases(tmp_path: Path) -> None
         "than 0:" in steps, text
     assert any("the reach of the card for " in s for s in steps), text
     assert " of the card, " not in text and "defense of " not in text
+
+
+def test_unworded_defines_keep_the_words_of_their_name(tmp_path: Path) -> None:
+    """Only a trailing 'of' gives way to the owner ('your defense'); 'from' is part of the
+    name ('your cards to pay from'); a player's two-argument define is theirs ('your cubes
+    in the card')."""
+    rules = (
+        'zone hand: per_player, owner\n'
+        'zone pile: per_player, ordered\n'
+        'counter gold "Gold": per_player, min 0\n'
+        '\n'
+        'define cards_to_pay_from(p) = select(x in hand(p) where x = x)\n'
+        'define cubes_in(p, c) = count(x in pile(p) where x = c)\n'
+        '\n'
+        'round:\n'
+        '  turn:\n'
+        '    choose card c from cards_to_pay_from(me) "Card":\n'
+        '      if cubes_in(me, c) > 0:\n'
+        '        move c to pile(me)\n')
+    text, steps = _reference_of(tmp_path, rules)
+    assert "1. Card: choose a card from your cards to pay from." in steps, text
+    assert "1. If your cubes in the card are more than 0:" in steps, text

@@ -168,17 +168,21 @@ class English:
         args = [self.expr(a) for a in e["args"]]
         if self.defines.get(e["name"], {}).get("type") == "bool":
             return f"“{name}” holds for {' and '.join(args)}"
-        # A name that ends in a preposition ('defense of', 'targets in') joins its last
-        # argument with it; the others follow 'of', so that none reads as a bare list.
         head, _, last = name.rpartition(" ")
+        if len(e["args"]) == 1:
+            # 'defense_of(p)' is 'your defense'; another last word belongs to the name
+            # ('your cards to pay from')
+            return f"{self._owner(e['args'][0])} {head if last == 'of' and head else name}"
+        # A name that ends in a preposition ('targets in') joins its last argument with it,
+        # the others follow 'of' (or own it, when the first is a player: 'your cubes in the
+        # region'), so that none reads as a bare list.
         joint = last if head and last in _PREPOSITIONS else ""
         if joint:
             name = head
-        if len(e["args"]) == 1:
-            return f"{self._owner(e['args'][0])} {name}"
-        # every argument follows a preposition: 'they' (a player a loop walks) is 'them'
-        args = ["them" if a == "they" else a for a in args]
-        first, rest = args[:-1], args[-1]
+        rest = args[-1] if args[-1] != "they" else "them"  # it follows a preposition
+        if e["args"][0]["op"] == "me" and len(args) == 2:
+            return f"your {name} {joint or 'for'} {rest}"
+        first = ["them" if a == "they" else a for a in args[:-1]]
         return f"the {name} of {' and '.join(first)} {joint or 'for'} {rest}"
 
     def _e_symbol(self, e: IR) -> str:
@@ -334,7 +338,8 @@ class English:
             return f"the total of {self.expr(e['value'])} for each {var} in {source}{where}"
         if fn in ("min", "max"):
             word = "smallest" if fn == "min" else "largest"
-            return f"the {word} {self.expr(e['value'])} among {var} in {source}{where}"
+            value = self.expr(e["value"]).removeprefix("the ")  # not 'the smallest the …'
+            return f"the {word} {value} among {var} in {source}{where}"
         if fn == "any":
             return f"some {var} in {source}{where.replace(' where', ' has')}" if where else \
                 f"{source} is not empty"
