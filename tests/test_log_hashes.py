@@ -56,19 +56,19 @@ CASES: list[Case] = [
 
 PINNED: dict[str, str] = {
     "era-2p-seed1-ancient+medieval-random":
-        "31a7422de000a3e4105dbde38e91706acbe04407f96f13141bdff2eab23abac0",
+        "629dbd680b3dfbc630419a55df2624014833a3415db0bc3924832c080a243193",
     "era-2p-seed2-industrial+atomic-random":
-        "7b776e4687780329518ac73121d6403b75f222154464f920052e83bd7e4405e6",
+        "ed6cfd1852d5971f8424690c8aae43dd19b7a49b3be0258550c0c3ee79bf70b2",
     "era-2p-seed3-medieval+atomic-random":
-        "56ca1770badd6beb5f2d8cde365947ef0e3232fce2376e70e8c822724ed85601",
+        "bf2090d1d07f28e57f07d31de6fb63f7902cd72fe4af7276994ea28f9ab739ab",
     "era-2p-seed4-atomic+ancient-random":
-        "fd9c72b66821f1fa08ae039325a5ed964105b81e24a086855fd1a8a6d487a76e",
+        "088421e1860711c6d948ffe10a0fbd0f8b5543f6324c7c3882be32da0d171345",
     "era-2p-seed5-ancient+industrial-greedy":
-        "bd49ddaa594652d15e289626e631d8ecf12b18fa139ab88043468549242e86f7",
+        "42cea3402f4993c4fa70913ad99e75ea7cf06f0a4860ab29a39dfedce8d9584d",
     "era-3p-seed6-default-random":
-        "23765719e5a0d607138be308f3da0925b49d77343d6d02ad56146014e7a89c40",
+        "648f8f8807417723de99a7d4cd855151e783d0752d9aa087a0f676280a682721",
     "era-4p-seed7-default-random":
-        "bd5aee98ecabbcc38ddcb2faae08e915a1e7b405fe153414c032675291ed562e",
+        "7c3aa29361365491bd118ad140de49cb1d45ddabf4a1fa6762230f15b6324ecc",
     "era-deck-race-2p-seed1-default-random":
         "9e867b824ecfbe3999a00ec476e4e8bb1a6eb9f6dd94eb7ee5b39569eb58ca6b",
     "era-deck-race-4p-seed2-default-greedy":
@@ -88,13 +88,13 @@ PINNED: dict[str, str] = {
     "era-of-kingdoms-trade-route-3p-seed2-default-random":
         "9f81a645fb3edc689b205202dcb52420def4bc9488ff5fbe30591df2e4f2cf27",
     "renaissance-2p-seed1-default-random":
-        "4857d306b060ed3b98b783a13b49c041020474c6954d4d4ce6a5d6561adc7ed7",
+        "f26ad60ec8129b7b562129d36127db8c444f0d572194748bbccd79773f608120",
     "renaissance-2p-seed2-default-random":
-        "52182653c1e7ec9bf0d98a652acfe65244a2350a63ced029ca568b5d25a13ee9",
+        "48ab6a143831365029cf8c2fd47ae327120238424f2c5b159221bf67bbf990f2",
     "rise-of-empires-2p-seed1-default-random":
-        "15f6218d966aed6125a2540823889ca7182118797787c1737ec22822845502c1",
+        "af4b68f6cbd82e181d17f196281d828059e13c977896eec86a30a6f0ef287215",
     "rise-of-empires-3p-seed2-default-greedy":
-        "aaaf5644f55466298341da590eb6816c9a729ad8e5171938e9622eaf85030065",
+        "1f61bbb278284ae65991d56ab5cb70facca48f6eac215079b2ce46b54dc89a4b",
     "uno-2p-seed1-default-random":
         "33756348eedb4e8a55b890ee4763dbbba8b908b529ba007efa0463ed54327a5e",
     "uno-3p-seed2-default-random":
