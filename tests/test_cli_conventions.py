@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -110,8 +111,6 @@ def _commands() -> list[list[str]]:
 
 def test_the_readme_validate_example_is_what_validate_prints(in_tmp: Path) -> None:
     """The README's example of a diagnostic, made real: the same typo in a copy of ERA."""
-    import shutil
-
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     example = re.search(r"with `symbols: \"2 progres\"` typed in Pyramid's card:\n\n```text\n"
                         r"\$ (decklore validate cards/era)\n(.*?)```", readme, re.DOTALL)
@@ -120,8 +119,10 @@ def test_the_readme_validate_example_is_what_validate_prints(in_tmp: Path) -> No
     deck = in_tmp / "cards" / "era" / "decks" / "ancient.yaml"
     text = deck.read_text(encoding="utf-8")
     pyramid = text.index("id: pyramid")
-    typo = text.index('symbols: "2 progress"', pyramid)
-    deck.write_text(text[:typo] + 'symbols: "2 progres"' + text[typo + 21:], encoding="utf-8")
+    right = 'symbols: "2 progress"'
+    at = text.index(right, pyramid)
+    deck.write_text(text[:at] + 'symbols: "2 progres"' + text[at + len(right):],
+                    encoding="utf-8")
     result = run(*example.group(1).split()[1:])
     assert result.exit_code == 1
     assert result.output == example.group(2)

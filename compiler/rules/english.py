@@ -176,14 +176,14 @@ class English:
         # A name that ends in a preposition ('targets in') joins its last argument with it,
         # the others follow 'of' (or own it, when the first is a player: 'your cubes in the
         # region'), so that none reads as a bare list.
-        joint = last if head and last in _PREPOSITIONS else ""
-        if joint:
-            name = head
-        rest = args[-1] if args[-1] != "they" else "them"  # it follows a preposition
-        if e["args"][0]["op"] == "me" and len(args) == 2:
-            return f"your {name} {joint or 'for'} {rest}"
-        first = ["them" if a == "they" else a for a in args[:-1]]
-        return f"the {name} of {' and '.join(first)} {joint or 'for'} {rest}"
+        joint = "for"
+        if head and last in _PREPOSITIONS:
+            name, joint = head, last
+        # every argument follows a preposition: 'they' (a player a loop walks) is 'them'
+        *first, rest = ["them" if a == "they" else a for a in args]
+        if e["args"][0]["op"] == "me" and len(first) == 1:
+            return f"{self._owner(e['args'][0])} {name} {joint} {rest}"
+        return f"the {name} of {' and '.join(first)} {joint} {rest}"
 
     def _e_symbol(self, e: IR) -> str:
         return "{" + str(e["id"]).split(":")[-1] + "}"
