@@ -9,6 +9,7 @@ to a bundled game's rules never needs a golden file regenerated.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -23,6 +24,8 @@ from decklore import cli
 from decklore.compiler import compile_pack
 from decklore.compiler.printing.sheets import PrintOptions, render
 from decklore.compiler.printing.turn_guide import turn_guide
+from decklore.compiler.rules.english import outline
+from decklore.compiler.rules.english import to_text as exact_text
 from decklore.compiler.rules.player import (
     _automated_turn,
     player_reference,
@@ -658,3 +661,12 @@ def test_unworded_defines_keep_the_words_of_their_name(tmp_path: Path) -> None:
     text, steps = _reference_of(tmp_path, rules)
     assert "1. Card: choose a card from your cards to pay from." in steps, text
     assert "1. If your cubes in the card are more than 0:" in steps, text
+
+
+@pytest.mark.parametrize("pack", ["era", "era-of-kingdoms-trade-route"])
+def test_the_exact_rules_read_the_same_from_cached_tables(pack: str) -> None:
+    """Tables read back from the cache keep their keys sorted, not in source order; the
+    --exact text lists actions in the order the files write them either way."""
+    fresh = _tables(pack)
+    cached = json.loads(json.dumps(fresh, sort_keys=True, default=dict))
+    assert exact_text(outline(cached)) == exact_text(outline(dict(fresh)))

@@ -7,6 +7,7 @@ tokens mark where a sheet may draw a symbol's icon, as in card text.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -577,7 +578,7 @@ def outline(tables: dict[str, Any]) -> list[Section]:
 
     for flow in rules["flow"]:
         walk(flow, 0)
-    for action in rules["actions"].values():
+    for action in _in_source_order(rules["actions"].values(), rules.get("files", [])):
         label = action["label"]
         limit = f" ({_limit(action['limit'])})" if action["limit"] else ""
         sections.append(Section(f"{label[:1].upper()}{label[1:]}{limit}",
@@ -585,12 +586,10 @@ def outline(tables: dict[str, Any]) -> list[Section]:
     if rules["triggers"]:
         steps = []
         for trigger in rules["triggers"]:
-            params = ", ".join(trigger["params"])
             where = f", if {english.expr(trigger['where'])}" if _tested(trigger["where"]) else ""
             event = _EVENTS.get(trigger["event"], trigger["event"] + " ({})")
             steps.append(Step(f"Whenever {event.format(*trigger['params'])}{where}:",
                               english.steps(trigger["body"])))
-            del params
         sections.append(Section("Whenever…", steps, kind="triggers"))
     end_steps = []
     for outcome in rules["outcomes"]:
@@ -626,3 +625,14 @@ def to_text(sections: list[Section]) -> str:
         put(section.steps, 0)
         lines.append("")
     return "\n".join(lines)
+
+
+def _in_source_order(actions: Iterable[IR], files: list[str]) -> list[IR]:
+    """Actions in the order the pack's files write them.  The tables keep them by name, and
+    tables read back from the cache come in key order, not source order: the text must not
+    depend on which."""
+    def place(action: IR) -> tuple[int, int, str]:
+        file, _, line = str(action.get("at") or "").rpartition(":")
+        where = files.index(file) if file in files else len(files)
+        return where, int(line) if line.isdigit() else 0, str(action.get("name", ""))
+    return sorted(actions, key=place)
