@@ -663,6 +663,74 @@ def test_unworded_defines_keep_the_words_of_their_name(tmp_path: Path) -> None:
     assert "1. If your cubes in the card are more than 0:" in steps, text
 
 
+def test_a_value_read_after_its_state_changes_is_noted_first(tmp_path: Path) -> None:
+    """A ``let`` holds its value from where it stands.  Said by its words after a step
+    that changes them ('your gold − your gold'), it would read as something else, so the
+    reference has players note it first; a value nothing changes still reads in place."""
+    rules = (
+        'zone hand: per_player, owner\n'
+        'zone pile: per_player, ordered\n'
+        'counter gold "Gold": per_player, min 0\n'
+        'counter spent "Gold spent": per_player, min 0\n'
+        'counter food "Food": per_player, min 0\n'
+        'flag rich "rich": per_player\n'
+        '\n'
+        'round:\n'
+        '  turn:\n'
+        '    let before = me.gold\n'
+        '    let fed = me.food\n'
+        '    gain 1 food for me\n'
+        '    spend 2 gold for me\n'
+        '    gain before - me.gold spent for me\n'
+        '    let top_one = top_card(pile(me))\n'
+        '    move top_one to hand(me)\n'
+        '    if top_one != none and fed > 2:\n'
+        '      set rich for me\n')
+    text, steps = _reference_of(tmp_path, rules)
+    assert "1. Note your gold." in steps, text
+    assert "2. Note your food." in steps, text
+    assert "5. Gain gold spent equal to your gold as noted − your gold." in steps, text
+    assert "6. Note which card is the top card of your pile." in steps, text
+    assert "7. Move the noted card to your hand." in steps, text
+    assert "8. If the noted card is not nothing and your food as noted is more than 2:" \
+        in steps, text
+
+
+def test_a_value_nothing_changes_is_said_where_it_is_used(tmp_path: Path) -> None:
+    """Gaining food changes no gold: a gold count taken before it needs no note."""
+    rules = (
+        'counter gold "Gold": per_player, min 0\n'
+        'counter food "Food": per_player, min 0\n'
+        '\n'
+        'round:\n'
+        '  turn:\n'
+        '    let before = me.gold\n'
+        '    gain 1 food for me\n'
+        '    gain before food for me\n')
+    text, steps = _reference_of(tmp_path, rules)
+    assert "Note" not in text, text
+    assert "2. Gain food equal to your gold." in steps, text
+
+
+def test_a_count_of_cards_said_by_a_noun_reads_as_many_as(tmp_path: Path) -> None:
+    """'the top cards to flip cards of your pile' is nonsense; a number or a bracketed
+    sum still reads 'the top … cards'."""
+    rules = (
+        'zone hand: per_player, owner\n'
+        'zone pile: per_player, ordered\n'
+        'counter to_flip "Cards to flip": per_player, min 0\n'
+        '\n'
+        'round:\n'
+        '  turn:\n'
+        '    move top(pile(me), me.to_flip) to hand(me)\n'
+        '    move top(pile(me), me.to_flip + 1) to hand(me)\n')
+    text, steps = _reference_of(tmp_path, rules)
+    assert "1. Move as many cards from the top of your pile as your cards to flip to your "\
+        "hand." in steps, text
+    assert "2. Move the top (your cards to flip + 1) cards of your pile to your hand." \
+        in steps, text
+
+
 @pytest.mark.parametrize("pack", ["era", "era-of-kingdoms-trade-route"])
 def test_the_exact_rules_read_the_same_from_cached_tables(pack: str) -> None:
     """Tables read back from the cache keep their keys sorted, not in source order; the

@@ -21,6 +21,7 @@ from decklore.compiler.rules.english import (
     _plural_word,
 )
 from decklore.compiler.rules.says import PLACEHOLDER as _FILLED
+from decklore.compiler.rules.snapshots import snapshots, value_kind
 
 IR = dict[str, Any]
 
@@ -42,6 +43,7 @@ class PlayerEnglish(English):
         self.calls: dict[str, int] = {}
         self.sectioned: set[str] = set()
         self.referenced: list[str] = []  # sectioned actions a printed step names
+        self.noting: list[list[str]] = []  # kinds of the values noted, block by block
         # Definitions a wording restricts to some player counts ({name:2-4}): the table
         # leaves their other counts blank.
         self.only: dict[str, list[int]] = {}
@@ -333,6 +335,42 @@ class PlayerEnglish(English):
             self.nouns.pop(var, None)
         else:
             self.nouns[var] = saved
+
+    def steps(self, block: list[IR]) -> list[Step]:
+        noted = snapshots(block, self.actions, self.defines)
+        self.noting.append([value_kind(block[i]["value"], self.defines) for i in noted])
+        out: list[Step] = []
+        try:
+            for i, statement in enumerate(block):
+                step = self._noted(statement) if i in noted else self.statement(statement)
+                if step is not None:
+                    out.append(step)
+        finally:
+            self.noting.pop()
+        return out
+
+    def _noted(self, s: IR) -> Step:
+        """A value read after the state it comes from has changed: players note it first,
+        and the later steps say it as noted ("the noted card"; "the noted card (the top
+        card of …)" where two cards are noted at once)."""
+        value = s["value"]
+        said = self.expr(value)
+        kind = value_kind(value, self.defines)
+        if kind in ("card", "cards", "player"):
+            noun = {"card": "the noted card", "cards": "the noted cards",
+                    "player": "the noted player"}[kind]
+            if sum(kinds.count(kind) for kinds in self.noting) > 1:
+                noun = f"{noun} ({said})"
+            owner = {"card": "its", "cards": "their", "player": f"{noun}'s"}[kind]
+            step = {"card": f"Note which card is {said}.",
+                    "cards": f"Note which cards are {said}.",
+                    "player": f"Note who is {said}."}[kind]
+        elif kind == "bool":
+            step, noun, owner = f"Note whether {said}.", f"{said} when noted", ""
+        else:
+            step, noun, owner = f"Note {said}.", f"{said} as noted", ""
+        self.nouns[str(s["name"])] = (noun, owner)
+        return Step(step)
 
     def _s_let(self, s: IR) -> None:
         # The value is read where the name is used: no "Let x be …" step.
