@@ -666,7 +666,7 @@ def test_unworded_defines_keep_the_words_of_their_name(tmp_path: Path) -> None:
 def test_a_value_read_after_its_state_changes_is_noted_first(tmp_path: Path) -> None:
     """A ``let`` holds its value from where it stands.  Said by its words after a step
     that changes them ('your gold − your gold'), it would read as something else, so the
-    reference has players note it first; a value nothing changes still reads in place."""
+    reference has players note it first: a count, or a card, before it moves."""
     rules = (
         'zone hand: per_player, owner\n'
         'zone pile: per_player, ordered\n'

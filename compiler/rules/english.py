@@ -209,13 +209,13 @@ class English:
     def _e_call(self, e: IR) -> str:
         if e["fn"] in ("top", "bottom") and e["args"][1] == {"op": "int", "value": 1}:
             return f"the {e['fn']} card of {self.expr(e['args'][0])}"
-        count = self._argument(e["args"][1]) if e["fn"] in ("top", "bottom") else ""
-        if " " in count and not count.startswith("(") and \
-                count not in ("that many", "half that many"):
-            # a noun: 'the top your cards to flip cards of …' would read as nonsense
-            return f"as many cards from the {e['fn']} of {self.expr(e['args'][0])} as {count}"
         builtin = BUILTINS.get(e["fn"])
         args = [self._argument(a) for a in e["args"]]
+        if e["fn"] in ("top", "bottom") and " " in args[1] and not args[1].startswith("(") \
+                and args[1] not in ("that many", "half that many"):
+            # a noun: 'the top your cards to flip cards of …' would read as nonsense
+            return f"as many cards from the {e['fn']} of {self.expr(e['args'][0])} as " \
+                f"{args[1]}"
         if builtin is None:
             return f"{e['fn']}({', '.join(args)})"
         text = builtin.english.format(*args)

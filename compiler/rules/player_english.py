@@ -28,6 +28,11 @@ IR = dict[str, Any]
 _DOUBLED = re.compile(r"\b(\w+)(\s+)\1\b", re.IGNORECASE)
 _MAX_SAID = 60  # characters an unworded value may take where it is used, said by its body
 MAX_FOLD = 4  # statements an unworded helper action may have to be folded into its caller
+_NOTED = {"card": ("the noted card", "Note which card is {}.", "its"),
+          "cards": ("the noted cards", "Note which cards are {}.", "their"),
+          "player": ("the noted player", "Note who is {}.", "")}
+"""A noted value of each kind: how later steps name it, the step that notes it, and its
+owner (a player's is the noun's own)."""
 
 
 class PlayerEnglish(English):
@@ -356,21 +361,17 @@ class PlayerEnglish(English):
         value = s["value"]
         said = self.expr(value)
         kind = value_kind(value, self.defines)
-        if kind in ("card", "cards", "player"):
-            noun = {"card": "the noted card", "cards": "the noted cards",
-                    "player": "the noted player"}[kind]
+        if kind in _NOTED:
+            noun, step, owner = _NOTED[kind]
             if sum(kinds.count(kind) for kinds in self.noting) > 1:
                 noun = f"{noun} ({said})"
-            owner = {"card": "its", "cards": "their", "player": f"{noun}'s"}[kind]
-            step = {"card": f"Note which card is {said}.",
-                    "cards": f"Note which cards are {said}.",
-                    "player": f"Note who is {said}."}[kind]
+            owner = owner or f"{noun}'s"
         elif kind == "bool":
-            step, noun, owner = f"Note whether {said}.", f"{said} when noted", ""
+            noun, step, owner = f"{said} when noted", "Note whether {}.", ""
         else:
-            step, noun, owner = f"Note {said}.", f"{said} as noted", ""
+            noun, step, owner = f"{said} as noted", "Note {}.", ""
         self.nouns[str(s["name"])] = (noun, owner)
-        return Step(step)
+        return Step(step.format(said))
 
     def _s_let(self, s: IR) -> None:
         # The value is read where the name is used: no "Let x be …" step.

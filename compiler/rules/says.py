@@ -56,7 +56,7 @@ def _direct(node: Any) -> tuple[set[str], list[str]]:
     calls."""
     found: set[str] = set()
     calls: list[str] = []
-    for item in _walk(node):
+    for item in ir_nodes(node):
         if item.get("op") == "zone":
             found.add(str(item["zone"]))
         elif item.get("op") == "counter" or item.get("do") in ("gain", "spend", "set",
@@ -71,14 +71,15 @@ def _direct(node: Any) -> tuple[set[str], list[str]]:
     return found, calls
 
 
-def _walk(node: Any) -> Iterator[IR]:
+def ir_nodes(node: Any) -> Iterator[IR]:
+    """Every node of an IR fragment, statements and expressions, the fragment first."""
     if isinstance(node, dict):
         yield node
         for value in node.values():
-            yield from _walk(value)
+            yield from ir_nodes(value)
     elif isinstance(node, list):
         for value in node:
-            yield from _walk(value)
+            yield from ir_nodes(value)
 
 
 def check_wording(rules: IR, worded: list[tuple[Says, Any]], symbols: set[str],
